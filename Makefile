@@ -1,0 +1,44 @@
+# Timekeeper — the two commands a new machine needs: `make run` and `make test`.
+SHELL := /bin/bash
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test lint format messages clean bench
+
+install: $(STAMP)
+
+# Rebuilt only when the lock file (or pyproject) changes, so a second `make install` is instant.
+$(STAMP): requirements.lock pyproject.toml
+	@py=$$(scripts/find-python.sh) || exit 1; \
+	  if [ ! -x $(BIN)/python ]; then echo "Creating $(VENV) with $$py"; "$$py" -m venv $(VENV); fi
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python manage.py compilemessages --ignore=.venv -v 0
+	@touch $(STAMP)
+
+run: install
+	PORT=$(PORT) $(BIN)/python scripts/run.py
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+test: lint
+	$(BIN)/python manage.py makemigrations --check --dry-run -v 1
+	$(BIN)/pytest
+
+messages: install
+	$(BIN)/python manage.py makemessages -l en -l nl -l ja --ignore=.venv --ignore=var
+	$(BIN)/python manage.py compilemessages --ignore=.venv
+
+bench: install
+	$(BIN)/python -m solver.bench
+
+clean:
+	rm -rf $(VENV) var .mypy_cache .pytest_cache .ruff_cache

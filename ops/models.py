@@ -1,0 +1,17 @@
+from django.db import models
+
+
+class WorkerHeartbeat(models.Model):
+    """The last sign of life of one Celery worker, written by config.celery.Heartbeat."""
+
+    hostname = models.CharField(max_length=255, unique=True)
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            # /healthz: count workers seen since a moment.
+            models.Index(fields=["last_seen"], name="ops_heartbeat_last_seen"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hostname} @ {self.last_seen:%Y-%m-%d %H:%M:%S}"
