@@ -1,0 +1,204 @@
+"""A clock as data, and its public JSON definition (see DESIGN.md, "Clock definition").
+
+``{"id": "1-1", "chapter": 1, "number": 1, "start": 1, "cap": null, "rules": [...]}`` plus
+``"transcribed": false`` for a clock whose special rules are not known yet (omitted when
+true). The Rebirth clock has ``"id": "rebirth"`` and ``chapter``/``number`` null.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rules.errors import RulesError
+from rules.kinds import Rule, rule_from_json
+from rules.layout import check_segment
+
+REBIRTH = "rebirth"
+CAP = 24
+MAX_CLOCK_JSON_CHARS = 100_000  # a clock definition is a few hundred characters
+_ID_RE = re.compile(r"(10|[1-9])-([1-4])")
+_KEYS = ("id", "chapter", "number", "start", "cap", "rules", "transcribed")
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """One clock (test). ``start`` is the segment the clock hand points to (1 without a
+    hand); ``cap`` the highest allowed segment value (24) or None where the limit is lifted;
+    ``rules`` its special rules, at segments or in the centre; ``transcribed`` False while
+    its special rules are unknown (``rules`` then holds those known, often none).
+    Always valid: construction raises RulesError like ``from_json``.
+    """
+
+    id: str
+    chapter: int | None
+    number: int | None
+    start: int = 1
+    cap: int | None = CAP
+    rules: tuple[Rule, ...] = ()
+    transcribed: bool = True
+
+    def __post_init__(self) -> None:
+        if self.id == REBIRTH:
+            if self.chapter is not None or self.number is not None:
+                raise RulesError("The Rebirth clock has no chapter and number.", "chapter")
+        else:
+            match = _ID_RE.fullmatch(self.id) if isinstance(self.id, str) else None
+            if match is None:
+                raise RulesError(
+                    f"{self.id!r} is not a clock id: use chapter-clock like 1-1 … 10-4, "
+                    "or rebirth.",
+                    "id",
+                )
+            if (self.chapter, self.number) != (int(match[1]), int(match[2])):
+                raise RulesError(
+                    f"Clock {self.id} is chapter {match[1]}, clock {match[2]}: "
+                    "'chapter' and 'number' must agree with the id.",
+                    "chapter",
+                )
+        check_segment(self.start, "start")
+        if self.cap is not None and (
+            isinstance(self.cap, bool) or not isinstance(self.cap, int) or self.cap < 1
+        ):
+            raise RulesError(f"'cap' is 24 or null (no limit), not {self.cap!r}.", "cap")
+        if not isinstance(self.transcribed, bool):
+            raise RulesError("'transcribed' is true or false.", "transcribed")
+        if not all(isinstance(rule, Rule) for rule in self.rules):
+            raise RulesError("'rules' holds rule objects.", "rules")
+        _check_card_bounds(self.rules)
+
+    @property
+    def name(self) -> str:
+        """'1-1' style label, or 'Rebirth'."""
+        return "Rebirth" if self.id == REBIRTH else self.id
+
+    @classmethod
+    def from_json(cls, data: object) -> Clock:
+        """Build from the public JSON object; RulesError (with ``field``) for any breach of the
+        schema: missing or unknown keys, wrong types, unknown rule kinds, bad parameters."""
+        if not isinstance(data, Mapping):
+            raise RulesError("A clock definition is a JSON object.")
+        unknown = sorted(set(data) - set(_KEYS))
+        if unknown:
+            raise RulesError(
+                f"A clock definition has no key {unknown[0]!r}; its keys are: {', '.join(_KEYS)}.",
+                unknown[0],
+            )
+        for key in ("id", "rules"):
+            if key not in data:
+                raise RulesError(f"A clock definition needs {key!r}.", key)
+        clock_id = data["id"]
+        if not isinstance(clock_id, str):
+            raise RulesError("'id' is a string like \"1-1\".", "id")
+        match = _ID_RE.fullmatch(clock_id)
+        # chapter/number may be left out: they follow from the id.
+        chapter = data.get("chapter", int(match[1]) if match else None)
+        number = data.get("number", int(match[2]) if match else None)
+        for key, value in (("chapter", chapter), ("number", number)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise RulesError(f"{key!r} is a whole number.", key)
+        raw_rules = data["rules"]
+        if not isinstance(raw_rules, list):
+            raise RulesError("'rules' is a list of rule objects.", "rules")
+        rules = []
+        for index, raw in enumerate(raw_rules):
+            try:
+                rules.append(rule_from_json(raw))
+            except RulesError as error:
+                raise error.within(f"rules[{index}]") from None
+        return cls(
+            id=clock_id,
+            chapter=chapter,
+            number=number,
+            start=data.get("start", 1),
+            cap=data.get("cap", CAP),
+            rules=tuple(rules),
+            transcribed=data.get("transcribed", True),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The public JSON object; ``Clock.from_json(clock.to_json()) == clock``."""
+        data: dict[str, Any] = {
+            "id": self.id,
+            "chapter": self.chapter,
+            "number": self.number,
+            "start": self.start,
+            "cap": self.cap,
+            "rules": [rule.to_json() for rule in self.rules],
+        }
+        if not self.transcribed:
+            data["transcribed"] = False
+        return data
+
+    def describe(self, lang: str = "en") -> list[str]:
+        """Each special rule in a sentence (no base rules)."""
+        return [rule.describe(lang) for rule in self.rules]
+
+
+def _check_card_bounds(rules: tuple[Rule, ...]) -> None:
+    """Reject rules that no layout could keep together, e.g. exactly 1 and at least 3 cards
+    at one segment, or more than 12 cards required in total. Kinds report their bounds
+    through ``Rule.card_bounds`` so this stays independent of the kinds."""
+    bounds = dict.fromkeys(range(1, 7), (1, 12))  # every segment needs a card
+    for rule in rules:
+        for segment, (low, high) in rule.card_bounds().items():
+            old_low, old_high = bounds[segment]
+            new = (max(old_low, low), min(old_high, high))
+            if new[0] > new[1]:
+                raise RulesError(
+                    f"The rules of segment {segment} contradict each other: no number of cards "
+                    "keeps them all.",
+                    "rules",
+                )
+            bounds[segment] = new
+    if sum(low for low, _ in bounds.values()) > 12:
+        raise RulesError("The rules ask for more than the 12 cards in play.", "rules")
+
+
+def clock_from_json_text(text: str) -> Clock:
+    """Parse a clock definition from JSON text (a file or an upload): RulesError when it is
+    not JSON, too long, or breaks the schema."""
+    if len(text) > MAX_CLOCK_JSON_CHARS:
+        raise RulesError("The clock definition is far too long to be a clock.", "clock")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RulesError(
+            f"The clock definition is not valid JSON: {error.msg} "
+            f"(line {error.lineno}, column {error.colno}).",
+            "clock",
+        ) from None
+    return Clock.from_json(data)
+
+
+def load_clock(path: str | Path) -> Clock:
+    """Read a clock definition file; RulesError when missing, unreadable or invalid."""
+    path = Path(path)
+    try:
+        if path.stat().st_size > MAX_CLOCK_JSON_CHARS * 4:
+            raise RulesError(f"{path} is far too large to be a clock definition.", "clock_file")
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or "not readable as UTF-8 text"
+        raise RulesError(f"Cannot read the clock file {path}: {reason}.", "clock_file") from None
+    return clock_from_json_text(text)
+
+
+def dumps_clock(clock: Clock) -> str:
+    """The definition as pretty JSON text, one rule per line, ending with a newline."""
+    data = clock.to_json()
+    rules = data.pop("rules")
+    head = json.dumps(data, ensure_ascii=False)[:-1]
+    if not rules:
+        return f'{head}, "rules": []}}\n'
+    lines = ",\n".join(f"  {json.dumps(rule, ensure_ascii=False)}" for rule in rules)
+    return f'{head}, "rules": [\n{lines}\n]}}\n'
+
+
+def save_clock(clock: Clock, path: str | Path) -> None:
+    """Write the definition to ``path`` (UTF-8); ``load_clock(path) == clock``."""
+    Path(path).write_text(dumps_clock(clock), encoding="utf-8")

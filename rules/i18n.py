@@ -1,0 +1,48 @@
+"""Wording for the three languages the app speaks.
+
+The pure packages cannot use Django's gettext, so each piece of wording is a dict
+``{"en": ..., "nl": ..., "ja": ...}`` of ``str.format`` templates next to the code that uses it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules.errors import RulesError
+
+LANGUAGES = ("en", "nl", "ja")
+
+Wording = Mapping[str, str]
+
+
+def check_lang(lang: str) -> str:
+    """Return ``lang`` if it is one of LANGUAGES, else raise RulesError."""
+    if lang not in LANGUAGES:
+        raise RulesError(f"Unknown language {lang!r}: use one of en, nl, ja.", "lang")
+    return lang
+
+
+def say(wording: Wording, lang: str, /, **values: object) -> str:
+    """Fill the template of ``wording`` for ``lang`` (English when the language is missing)."""
+    template = wording.get(lang) or wording["en"]
+    return template.format(**values) if values else template
+
+
+def cards(count: int, lang: str) -> str:
+    """'1 card', '3 cards' — with the plural each language needs (Japanese has none)."""
+    if lang == "nl":
+        return f"{count} kaart" if count == 1 else f"{count} kaarten"
+    if lang == "ja":
+        return f"{count}枚のカード"
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+def join_numbers(numbers: list[int] | tuple[int, ...], lang: str) -> str:
+    """'3', '3 and 5', '3, 5 and 6' (Dutch 'en', Japanese '、')."""
+    parts = [str(n) for n in numbers]
+    if lang == "ja":
+        return "、".join(parts)
+    word = " en " if lang == "nl" else " and "
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + word + parts[-1]

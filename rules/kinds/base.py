@@ -1,0 +1,255 @@
+"""The shape every rule kind shares, and the registry that finds kinds by name.
+
+A kind is a frozen dataclass whose fields are its JSON parameters, typed with the aliases
+below (``Segment``, ``Count``...) so that missing, extra and out-of-range parameters are
+caught here, once, for every kind. A kind adds its own cross-parameter checks in
+``check_params`` and its wording; see ``rules/kinds/__init__.py`` for how to add one.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin, get_type_hints
+
+from rules.errors import RulesError
+from rules.i18n import Wording, say
+from rules.layout import Layout, Move, check_segment
+from rules.verdict import Violation
+
+
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """Metadata for an int parameter: its allowed range and what it is called in messages."""
+
+    low: int
+    high: int
+    noun: str
+
+
+Segment = Annotated[int, Bounds(1, 6, "segment")]
+Count = Annotated[int, Bounds(0, 12, "number of cards")]
+Value = Annotated[int, Bounds(1, 12, "card value")]
+Total = Annotated[int, Bounds(0, 144, "segment value")]  # 12 cards of 12 at most
+ColourLetter = Literal["S", "M"]
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """What a rule sees at resolution. ``values`` are the sums read from the start segment;
+    ``layout.sums`` the same sums in segment order."""
+
+    layout: Layout
+    start: int
+    values: tuple[int, ...]
+
+
+RULE_KINDS: dict[str, type[Rule]] = {}
+
+
+def register[R: type[Rule]](cls: R) -> R:
+    """Class decorator: make a kind known by its ``kind`` name (must be unique)."""
+    if not getattr(cls, "kind", ""):
+        raise TypeError(f"{cls.__name__} needs a 'kind' name.")
+    if cls.kind in RULE_KINDS and RULE_KINDS[cls.kind] is not cls:
+        raise TypeError(f"Rule kind {cls.kind!r} is registered twice.")
+    RULE_KINDS[cls.kind] = cls
+    return cls
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A special rule printed on a clock: at a segment, or in the centre (no segment).
+
+    Subclasses set the class attributes and implement ``holds``, ``explain`` and the wording;
+    placement kinds set ``restricts_placement`` and implement ``check_move``.
+    """
+
+    kind: ClassVar[str] = ""
+    icon: ClassVar[str] = "rule"  # id of the SVG symbol; the label goes inside it
+    restricts_placement: ClassVar[bool] = False  # needs the play order to be checked
+    wording: ClassVar[Wording]  # describe(): the rule as the Rules Sheet would say it
+
+    def __post_init__(self) -> None:
+        for name, hint in _hints(type(self)).items():
+            _check_value(name, hint, getattr(self, name))
+        self.check_params()
+
+    # --- parameters -------------------------------------------------------------------
+
+    def check_params(self) -> None:
+        """Raise RulesError when parameters contradict each other (override as needed)."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Rule:
+        """Build from the clock JSON object (``kind`` included or not); RulesError on missing,
+        extra, mistyped or contradictory parameters."""
+        hints = _hints(cls)
+        given = {key: value for key, value in data.items() if key != "kind"}
+        extra = sorted(set(given) - set(hints))
+        if extra:
+            raise RulesError(
+                f"The rule {cls.kind!r} has no parameter {extra[0]!r}; "
+                f"its parameters are: {_param_list(hints)}.",
+                extra[0],
+            )
+        required = {f.name for f in fields(cls) if f.name in hints and not _optional(hints[f.name])}
+        missing = sorted(required - set(given))
+        if missing:
+            raise RulesError(
+                f"The rule {cls.kind!r} needs the parameter {missing[0]!r}; "
+                f"its parameters are: {_param_list(hints)}.",
+                missing[0],
+            )
+        values = {key: tuple(v) if isinstance(v, list) else v for key, v in given.items()}
+        return cls(**values)
+
+    def to_json(self) -> dict[str, Any]:
+        """The clock JSON object: ``{"kind": ..., parameters...}``; unset options left out."""
+        data: dict[str, Any] = {"kind": self.kind}
+        for name in _hints(type(self)):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            data[name] = list(value) if isinstance(value, tuple) else value
+        return data
+
+    # --- where it applies -----------------------------------------------------------
+
+    # Plain methods, not properties: a kind's fields are often named ``segment`` or
+    # ``segments``, and dataclasses would take an inherited attribute of that name as a default.
+    def segments_concerned(self) -> tuple[int, ...]:
+        """The segments the rule concerns, in order; empty for a centre rule."""
+        segment = getattr(self, "segment", None)
+        if isinstance(segment, int):
+            return (segment,)
+        segments = getattr(self, "segments", None)
+        return segments if isinstance(segments, tuple) else ()
+
+    def first_segment(self) -> int | None:
+        """The first segment concerned (what a Violation names), None for a centre rule."""
+        segments = self.segments_concerned()
+        return segments[0] if segments else None
+
+    def card_bounds(self) -> dict[int, tuple[int, int]]:
+        """Bounds (low, high) the rule puts on the number of cards per segment, so a clock
+        can reject rules that contradict each other. Default: none."""
+        return {}
+
+    # --- checks ---------------------------------------------------------------------
+
+    def holds(self, resolution: Resolution) -> bool:
+        """True when the rule is kept. Placement kinds may assume ``layout.moves`` is set."""
+        raise NotImplementedError
+
+    def explain(self, resolution: Resolution, lang: str) -> str:
+        """The sentence saying how the rule is broken (called only when it does not hold)."""
+        raise NotImplementedError
+
+    def check(self, resolution: Resolution, lang: str = "en") -> Violation | None:
+        """None when the rule holds, else the Violation with its sentence in ``lang``."""
+        if self.holds(resolution):
+            return None
+        return Violation(self.kind, self.first_segment(), self.explain(resolution, lang))
+
+    def check_move(
+        self, moves_so_far: tuple[Move, ...], proposed: Move, lang: str = "en"
+    ) -> str | None:
+        """For placement kinds: None when ``proposed`` may follow ``moves_so_far``, else why
+        not. Other kinds accept every move. Called by the referee for every move: keep it
+        cheap."""
+        return None
+
+    # --- wording --------------------------------------------------------------------
+
+    def describe(self, lang: str = "en") -> str:
+        """The rule in a sentence, in ``lang``."""
+        return say(self.wording, lang, **self.wording_values(lang))
+
+    def wording_values(self, lang: str) -> dict[str, object]:
+        """Values for the wording templates (default: the parameters)."""
+        return {name: getattr(self, name) for name in _hints(type(self))}
+
+    def label(self) -> str:
+        """A few characters drawn inside the rule's icon on the clock face."""
+        return self.kind
+
+    def anchors(self) -> tuple[tuple[int | None, str], ...]:
+        """Where the SVG draws the icon(s): (segment or None for the centre, label)."""
+        return ((self.first_segment(), self.label()),)
+
+
+# --- parameter typing ---------------------------------------------------------------------
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    """The parameter fields of a kind with their annotated types (ClassVars excluded),
+    resolved once per class: every rule construction reads them."""
+    hints = _HINTS.get(cls)
+    if hints is None:
+        resolved = get_type_hints(cls, include_extras=True)
+        hints = _HINTS[cls] = {f.name: resolved[f.name] for f in fields(cls)}
+    return hints
+
+
+def _optional(hint: Any) -> bool:
+    return get_origin(hint) in (Union, types.UnionType) and type(None) in get_args(hint)
+
+
+def _param_list(hints: Mapping[str, Any]) -> str:
+    return ", ".join(hints) or "none"
+
+
+def _check_value(name: str, hint: Any, value: Any) -> None:
+    if _optional(hint):
+        if value is None:
+            return
+        (hint,) = (arg for arg in get_args(hint) if arg is not type(None))
+    origin = get_origin(hint)
+    if origin is Annotated:
+        base, bounds = get_args(hint)
+        _check_int(name, bounds, value)
+    elif origin is Literal:
+        if value not in get_args(hint):
+            choices = " or ".join(repr(arg) for arg in get_args(hint))
+            raise RulesError(f"The parameter {name!r} must be {choices}, not {value!r}.", name)
+    elif origin is tuple:
+        if not isinstance(value, tuple):
+            raise RulesError(f"The parameter {name!r} must be a list, not {value!r}.", name)
+        item_hint = get_args(hint)[0]
+        for item in value:
+            _check_value(name, item_hint, item)
+    else:  # a kind used a type this module does not know: a programming error
+        raise TypeError(f"Unsupported parameter type for {name!r}: {hint!r}")
+
+
+def _check_int(name: str, bounds: Bounds, value: Any) -> None:
+    if bounds.noun == "segment":
+        check_segment(value, name)
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(
+            f"The parameter {name!r} ({bounds.noun}) must be a whole number, not {value!r}.", name
+        )
+    if not bounds.low <= value <= bounds.high:
+        raise RulesError(
+            f"The parameter {name!r} ({bounds.noun}) must be from {bounds.low} to {bounds.high}, "
+            f"not {value}.",
+            name,
+        )
+
+
+def rule_from_json(data: object) -> Rule:
+    """Build any registered kind from its JSON object; RulesError for an unknown kind."""
+    if not isinstance(data, Mapping):
+        raise RulesError(f"A rule is a JSON object with a 'kind', not {data!r}.")
+    kind = data.get("kind")
+    cls = RULE_KINDS.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        known = ", ".join(sorted(RULE_KINDS))
+        raise RulesError(f"Unknown rule kind {kind!r}; known kinds: {known}.", "kind")
+    return cls.from_json(data)

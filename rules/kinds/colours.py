@@ -1,0 +1,79 @@
+"""``colours {segment, sun, moon}``: the segment holds exactly ``sun`` Sun cards and ``moon``
+Moon cards (so exactly ``sun + moon`` cards)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.cards import Colour
+from rules.errors import RulesError
+from rules.i18n import say
+from rules.kinds.base import Count, Resolution, Rule, Segment, register
+
+
+def colour_counts(suns: int, moons: int, lang: str) -> str:
+    """'1 Sun card and no Moon card' in ``lang``."""
+    if lang == "nl":
+
+        def nl(count: int, noun: str) -> str:
+            return f"geen {noun}" if count == 0 else f"{count} {noun}{'en' if count > 1 else ''}"
+
+        return f"{nl(suns, 'zonkaart')} en {nl(moons, 'maankaart')}"
+    if lang == "ja":
+        return f"太陽カード{suns}枚と月カード{moons}枚"
+
+    def en(count: int, noun: str) -> str:
+        return f"no {noun}" if count == 0 else f"{count} {noun}{'s' if count > 1 else ''}"
+
+    return f"{en(suns, 'Sun card')} and {en(moons, 'Moon card')}"
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class Colours(Rule):
+    kind = "colours"
+    icon = "colours"
+    wording = {
+        "en": "Segment {segment} must hold exactly {colours}.",
+        "nl": "Segment {segment} moet precies {colours} hebben.",
+        "ja": "第{segment}区画にはちょうど{colours}を置かなければなりません。",
+    }
+    broken = {
+        "en": "Segment {segment} must hold exactly {colours}, but it holds {actual}.",
+        "nl": "Segment {segment} moet precies {colours} hebben, maar heeft {actual}.",
+        "ja": "第{segment}区画にはちょうど{colours}が必要ですが、{actual}です。",
+    }
+
+    segment: Segment
+    sun: Count
+    moon: Count
+
+    def check_params(self) -> None:
+        if self.sun + self.moon < 1:
+            raise RulesError("Every segment needs a card, so 'sun' + 'moon' is at least 1.", "sun")
+        if self.sun + self.moon > 12:
+            raise RulesError("Only 12 cards are in play, so 'sun' + 'moon' is at most 12.", "sun")
+
+    def card_bounds(self) -> dict[int, tuple[int, int]]:
+        total = self.sun + self.moon
+        return {self.segment: (total, total)}
+
+    def _actual(self, resolution: Resolution) -> tuple[int, int]:
+        group = resolution.layout.segments[self.segment - 1]
+        suns = sum(1 for card in group if card.colour is Colour.SUN)
+        return suns, len(group) - suns
+
+    def holds(self, resolution: Resolution) -> bool:
+        return self._actual(resolution) == (self.sun, self.moon)
+
+    def wording_values(self, lang: str) -> dict[str, object]:
+        return {"segment": self.segment, "colours": colour_counts(self.sun, self.moon, lang)}
+
+    def explain(self, resolution: Resolution, lang: str) -> str:
+        actual = colour_counts(*self._actual(resolution), lang)
+        return say(self.broken, lang, actual=actual, **self.wording_values(lang))
+
+    def label(self) -> str:
+        if self.sun + self.moon <= 3:
+            return "S" * self.sun + "M" * self.moon
+        return f"{self.sun}S{self.moon}M"
