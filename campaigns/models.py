@@ -1,0 +1,294 @@
+"""Groups, their campaigns through the 40 clocks, and what happened at the table.
+
+The clocks themselves are not rows: their definitions come from ``rules.catalogue`` (the
+shipped files), overridden per group by a ``ClockTranscription`` (versioned). State changes
+of a campaign go through ``campaigns.services``, which lock the campaign row and write an
+``Event`` for each change so the last one can be undone.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+MAX_BONUS_TOKENS = 3
+NAME_LENGTH = 80
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Group(models.Model):
+    """People who play together. Everything below belongs to one group."""
+
+    name = models.CharField(_("name"), max_length=NAME_LENGTH)
+    # Anyone logged in who holds this token may join as a member (members page, "link").
+    invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def current_campaign(self) -> Campaign:
+        """The campaign being played (the newest); every group has one from creation."""
+        campaign = self.campaigns.order_by("-id").first()
+        if campaign is None:  # only for groups made outside services.create_group
+            campaign = Campaign.objects.create(group=self)
+        return campaign
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", _("owner")
+        MEMBER = "member", _("member")
+        VIEWER = "viewer", _("viewer")
+
+    group = models.ForeignKey(Group, models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=8, choices=Role.choices, default=Role.MEMBER)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["group", "user"], name="membership_one_per_user"),
+            models.CheckConstraint(
+                condition=Q(role__in=["owner", "member", "viewer"]), name="membership_role_valid"
+            ),
+        ]
+
+    @property
+    def can_write(self) -> bool:
+        return self.role in (self.Role.OWNER, self.Role.MEMBER)
+
+    @property
+    def is_owner(self) -> bool:
+        return self.role == self.Role.OWNER
+
+
+class Player(models.Model):
+    """Someone at the table; an account is optional."""
+
+    group = models.ForeignKey(Group, models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=NAME_LENGTH)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["group", "name"], name="player_name_unique_in_group")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Campaign(models.Model):
+    """One play-through of the clocks. ``bonus_tokens`` is the number flipped face up now;
+    ``stack_top`` the clocks put back on top of the stack from the Sleeve, first played first."""
+
+    class Kind(models.TextChoices):
+        NORMAL = "normal", _("normal")
+        REBIRTH = "rebirth", _("Rebirth")
+
+    group = models.ForeignKey(Group, models.CASCADE, related_name="campaigns")
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.NORMAL)
+    bonus_tokens = models.PositiveSmallIntegerField(default=0)
+    stack_top = models.JSONField(default=list, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+    completed = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(bonus_tokens__gte=0) & Q(bonus_tokens__lte=MAX_BONUS_TOKENS),
+                name="campaign_bonus_tokens_0_to_3",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["normal", "rebirth"]), name="campaign_kind_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.group} #{self.pk}"
+
+
+class ClockProgress(models.Model):
+    """Where one clock stands in one campaign; created for every clock with the campaign."""
+
+    class Status(models.TextChoices):
+        UPCOMING = "upcoming", _("upcoming")
+        PASSED = "passed", _("passed")
+        SLEEVE = "sleeve", _("in the Sleeve of Regrets")
+
+    campaign = models.ForeignKey(Campaign, models.CASCADE, related_name="progress")
+    clock_id = models.CharField(max_length=8)
+    # Play order of the stack (0 = 1-1 … 39 = 10-4, 40 = rebirth in a Rebirth campaign).
+    position = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.UPCOMING)
+    attempts = models.PositiveIntegerField(default=0)
+    failures = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "clock_id"], name="progress_one_per_clock"),
+            models.UniqueConstraint(
+                fields=["campaign", "position"], name="progress_one_per_position"
+            ),
+            models.CheckConstraint(
+                condition=Q(failures__lte=F("attempts")), name="progress_failures_le_attempts"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["upcoming", "passed", "sleeve"]),
+                name="progress_status_valid",
+            ),
+        ]
+
+    @property
+    def attempted(self) -> bool:
+        return self.attempts > 0 or self.status == self.Status.PASSED
+
+    @property
+    def retrying(self) -> bool:
+        return self.status == self.Status.UPCOMING and self.failures > 0
+
+
+class Session(models.Model):
+    """A game night: the date and who was at the table."""
+
+    campaign = models.ForeignKey(Campaign, models.CASCADE, related_name="sessions")
+    date = models.DateField(_("date"), default=timezone.localdate)
+    players = models.ManyToManyField(Player, blank=True, related_name="sessions")
+    notes = models.TextField(_("notes"), blank=True, max_length=2000)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        indexes = [
+            # The dashboard and the group page look up each campaign's latest session.
+            models.Index(fields=["campaign", "-date", "-id"], name="session_latest_idx")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date:%Y-%m-%d}"
+
+
+class Event(models.Model):
+    """One change of a campaign's state. ``before`` holds what the change overwrote, so
+    ``services.undo`` can put it back; ``request_key`` makes a resubmitted form harmless."""
+
+    class Kind(models.TextChoices):
+        PASSED = "passed", _("passed")
+        FAILED = "failed", _("failed")
+        SKIPPED = "skipped", _("skipped")
+        RETRIEVED = "retrieved", _("put back on the stack")
+        MARKED_PASSED = "marked", _("marked passed")
+
+    campaign = models.ForeignKey(Campaign, models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    clock_id = models.CharField(max_length=8)
+    before: models.JSONField[Any] = models.JSONField(default=dict)
+    request_key = models.CharField(max_length=64, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created = models.DateTimeField(default=timezone.now)
+    undone = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "request_key"],
+                condition=~Q(request_key=""),
+                name="event_request_key_once",
+            )
+        ]
+        indexes = [
+            # services.undo: the campaign's last event not undone yet.
+            models.Index(fields=["campaign", "undone", "-id"], name="event_last_idx")
+        ]
+
+
+class Attempt(models.Model):
+    """One attempt at a clock. ``face_up`` = ``players`` + ``bonus_tokens`` (flipped before)."""
+
+    class Outcome(models.TextChoices):
+        PASSED = "passed", _("passed")
+        FAILED = "failed", _("failed")
+
+    campaign = models.ForeignKey(Campaign, models.CASCADE, related_name="attempts")
+    session = models.ForeignKey(Session, models.CASCADE, related_name="attempts")
+    event = models.OneToOneField(Event, models.CASCADE, related_name="attempt")
+    clock_id = models.CharField(max_length=8)
+    players = models.PositiveSmallIntegerField()
+    bonus_tokens = models.PositiveSmallIntegerField()
+    face_up = models.PositiveSmallIntegerField()
+    outcome = models.CharField(max_length=6, choices=Outcome.choices)
+    layout = models.CharField(_("layout"), max_length=400, blank=True)
+    verdict = models.JSONField(null=True, blank=True)
+    opener = models.ForeignKey(
+        Player, models.SET_NULL, null=True, blank=True, related_name="openings"
+    )
+    duration = models.DurationField(_("duration"), null=True, blank=True)
+    notes = models.TextField(_("notes"), blank=True, max_length=2000)
+    # The definition it was judged by: 0 = the shipped catalogue, n = the group's version n.
+    clock_version = models.PositiveIntegerField(default=0)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(players__gte=2) & Q(players__lte=4), name="attempt_players_2_to_4"
+            ),
+            models.CheckConstraint(
+                condition=Q(bonus_tokens__lte=MAX_BONUS_TOKENS), name="attempt_bonus_tokens_le_3"
+            ),
+            models.CheckConstraint(
+                condition=Q(face_up=F("players") + F("bonus_tokens")),
+                name="attempt_face_up_is_players_plus_tokens",
+            ),
+            models.CheckConstraint(
+                condition=Q(outcome__in=["passed", "failed"]), name="attempt_outcome_valid"
+            ),
+        ]
+        indexes = [
+            # Clock page and statistics: a campaign's attempts at one clock.
+            models.Index(fields=["campaign", "clock_id"], name="attempt_clock_idx")
+        ]
+
+
+class ClockTranscription(models.Model):
+    """A group's transcription of a clock from its own box. Never edited: a new version is
+    a new row, so each attempt keeps the version it was judged by."""
+
+    group = models.ForeignKey(Group, models.CASCADE, related_name="transcriptions")
+    clock_id = models.CharField(max_length=8)
+    version = models.PositiveIntegerField()
+    definition = models.JSONField()
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["clock_id", "-version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["group", "clock_id", "version"], name="transcription_version_once"
+            ),
+            models.CheckConstraint(condition=Q(version__gte=1), name="transcription_version_ge_1"),
+        ]

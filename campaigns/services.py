@@ -1,0 +1,635 @@
+"""The campaign state machine: every change of a campaign goes through here.
+
+HTML views and the API call the same functions. Each change runs in one transaction that
+first locks the campaign row (``select_for_update``), so two phones recording at the same
+table cannot interleave; each writes an ``Event`` holding what it overwrote, which is what
+``undo`` puts back. A ``request_key`` (one per rendered form, or an API client's
+``Idempotency-Key``) makes a double submit return the first result instead of recording twice.
+
+Rules (GAME.md, "After an attempt", "End of the game"):
+- a failure flips one Bonus token (never more than 3); a pass or a skip turns them face down;
+- the next clock is the first of the stack not passed nor in the Sleeve; clocks put back from
+  the Sleeve go on top of the stack (only between clocks: with no Bonus token flipped);
+- a clock is skipped into the Sleeve after it was attempted; passing it takes it out;
+- a chapter opens once every clock of the chapters before is passed or in the Sleeve;
+- complete when every clock is passed; Rebirth unlocks once all 40 have been attempted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import Http404, HttpRequest
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from campaigns.models import (
+    MAX_BONUS_TOKENS,
+    NAME_LENGTH,
+    Attempt,
+    Campaign,
+    ClockProgress,
+    ClockTranscription,
+    Event,
+    Group,
+    Membership,
+    Player,
+    Session,
+)
+from rules.catalogue import CLOCK_IDS, get_clock
+from rules.clock import REBIRTH, Clock
+from rules.errors import RulesError
+from rules.inputs import check_layout
+from rules.validate import Verdict
+
+NUMBERED_CLOCKS: tuple[str, ...] = tuple(c for c in CLOCK_IDS if c != REBIRTH)
+CHAPTERS = range(1, 11)
+Status = ClockProgress.Status
+
+
+class CampaignError(Exception):
+    """A refused change: ``message`` for people, ``field`` the input it concerns (the API
+    answers 400 ``{field: [message]}``, forms show it at that field)."""
+
+    def __init__(self, message: str, field: str = "non_field_errors") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+# --- access -------------------------------------------------------------------------------
+
+
+def get_group_for_user(
+    request_or_user: HttpRequest | User | AnonymousUser,
+    group_id: int | str,
+    write: bool = False,
+    owner: bool = False,
+) -> Group:
+    """The group if the user belongs to it, else Http404 (outsiders learn nothing).
+
+    Members who may see but not do get PermissionDenied (403): viewers on ``write``,
+    anyone but an owner on ``owner``. The membership is on ``group.membership``.
+    Used by the campaigns views and API, and by the solver's hint pages.
+    """
+    user: Any = getattr(request_or_user, "user", request_or_user)
+    if not getattr(user, "is_authenticated", False):
+        raise Http404
+    try:
+        membership = Membership.objects.select_related("group").get(
+            group_id=int(group_id), user=user
+        )
+    except (Membership.DoesNotExist, ValueError, TypeError):
+        raise Http404 from None
+    if (write and not membership.can_write) or (owner and not membership.is_owner):
+        raise PermissionDenied
+    group = membership.group
+    group.membership = membership  # type: ignore[attr-defined]
+    return group
+
+
+# --- clocks for a group -------------------------------------------------------------------
+
+
+def known_clock(clock_id: object, field_name: str = "clock") -> str:
+    """The canonical id of a catalogue clock, or CampaignError naming ``field_name``."""
+    if not isinstance(clock_id, str):
+        raise CampaignError(_("Give a clock id like 1-1."), field_name)
+    try:
+        return get_clock(clock_id).id
+    except RulesError:
+        raise CampaignError(
+            _("Unknown clock %(clock)s: clocks are 1-1 … 10-4 and rebirth.")
+            % {"clock": clock_id[:20]},
+            field_name,
+        ) from None
+
+
+def clock_for_group(group: Group, clock_id: str) -> tuple[Clock, int]:
+    """The definition a group plays ``clock_id`` by, and its version (0 = shipped)."""
+    latest = (
+        ClockTranscription.objects.filter(group=group, clock_id=clock_id)
+        .order_by("-version")
+        .first()
+    )
+    if latest is None:
+        return get_clock(clock_id), 0
+    return Clock.from_json(latest.definition), latest.version
+
+
+def transcribe(
+    group: Group, clock_id: str, definition: dict[str, Any], user: User | None
+) -> ClockTranscription:
+    """Save a new version of the group's definition of ``clock_id`` (RulesError if invalid)."""
+    clock_id = known_clock(clock_id)
+    definition = {**definition, "id": clock_id}
+    definition.pop("transcribed", None)
+    clock = Clock.from_json(definition)  # validates; RulesError names the field
+    with transaction.atomic():
+        Group.objects.select_for_update().get(pk=group.pk)  # versions are numbered in order
+        last = (
+            ClockTranscription.objects.filter(group=group, clock_id=clock_id)
+            .order_by("-version")
+            .values_list("version", flat=True)
+            .first()
+        )
+        return ClockTranscription.objects.create(
+            group=group,
+            clock_id=clock_id,
+            version=(last or 0) + 1,
+            definition=clock.to_json(),
+            author=user if user is not None and user.is_authenticated else None,
+        )
+
+
+# --- state --------------------------------------------------------------------------------
+
+
+@dataclass
+class CampaignState:
+    """What the table needs to know, computed from the progress rows (one query)."""
+
+    campaign: Campaign
+    rows: list[ClockProgress]
+    by_id: dict[str, ClockProgress] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.by_id = {row.clock_id: row for row in self.rows}
+
+    @property
+    def bonus_tokens(self) -> int:
+        return self.campaign.bonus_tokens
+
+    def stack(self) -> list[str]:
+        """Clocks still to play, in order: those put back on top, then the stack."""
+        top = [c for c in self.campaign.stack_top if self.by_id[c].status == Status.UPCOMING]
+        rest = [
+            r.clock_id for r in self.rows if r.status == Status.UPCOMING and r.clock_id not in top
+        ]
+        return top + rest
+
+    @property
+    def next_clock(self) -> str | None:
+        stack = self.stack()
+        return stack[0] if stack else None
+
+    @property
+    def passed(self) -> list[str]:
+        return [r.clock_id for r in self.rows if r.status == Status.PASSED]
+
+    @property
+    def sleeve(self) -> list[str]:
+        return [r.clock_id for r in self.rows if r.status == Status.SLEEVE]
+
+    @property
+    def attempted(self) -> int:
+        """Numbered clocks attempted (passed, or played at least once)."""
+        return sum(1 for r in self.rows if r.clock_id != REBIRTH and r.attempted)
+
+    @property
+    def attempts(self) -> int:
+        return sum(r.attempts for r in self.rows)
+
+    @property
+    def completed(self) -> bool:
+        return all(r.status == Status.PASSED for r in self.rows)
+
+    @property
+    def rebirth_unlocked(self) -> bool:
+        return self.attempted == len(NUMBERED_CLOCKS)
+
+    def chapter_open(self, chapter: int) -> bool:
+        """A chapter opens once every clock of the chapters before it is passed or skipped."""
+        return all(
+            self.by_id[f"{c}-{n}"].status != Status.UPCOMING
+            for c in range(1, chapter)
+            for n in range(1, 5)
+        )
+
+    @property
+    def chapter(self) -> int:
+        """The chapter the group has reached (the highest open one)."""
+        return max(c for c in CHAPTERS if self.chapter_open(c))
+
+    def face_up(self, players: int) -> int:
+        return players + self.bonus_tokens
+
+    def to_json(self) -> dict[str, Any]:
+        """The public ``GET /api/groups/{id}/progress/`` object (DESIGN.md)."""
+        return {
+            "campaign": self.campaign.pk,
+            "kind": self.campaign.kind,
+            "chapter": self.chapter,
+            "clock": self.next_clock,
+            "bonus_tokens": self.bonus_tokens,
+            "passed": self.passed,
+            "sleeve": self.sleeve,
+            "attempted": self.attempted,
+            "attempts": self.attempts,
+            "completed": self.completed,
+            "rebirth_unlocked": self.rebirth_unlocked,
+        }
+
+
+def campaign_state(campaign: Campaign) -> CampaignState:
+    return CampaignState(campaign, list(campaign.progress.order_by("position")))
+
+
+def _clock_ids(kind: str) -> list[str]:
+    return [*NUMBERED_CLOCKS, REBIRTH] if kind == Campaign.Kind.REBIRTH else list(NUMBERED_CLOCKS)
+
+
+# --- groups and campaigns -----------------------------------------------------------------
+
+
+def _check_name(name: object, field_name: str = "name") -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise CampaignError(_("Give a name."), field_name)
+    name = name.strip()
+    if len(name) > NAME_LENGTH:
+        raise CampaignError(
+            _("Names have at most %(max)d characters.") % {"max": NAME_LENGTH}, field_name
+        )
+    return name
+
+
+def create_group(user: User, name: str, players: Iterable[str] = ()) -> Group:
+    """A group owned by ``user`` with its players and a first campaign at chapter 1."""
+    name = _check_name(name)
+    names: list[str] = []
+    for player in players:
+        player_name = _check_name(player, "players")
+        if player_name.casefold() in (n.casefold() for n in names):
+            raise CampaignError(_("%(name)s is listed twice.") % {"name": player_name}, "players")
+        names.append(player_name)
+    with transaction.atomic():
+        group = Group.objects.create(name=name)
+        Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
+        Player.objects.bulk_create(Player(group=group, name=n) for n in names)
+        _create_campaign(group, Campaign.Kind.NORMAL, 1)
+    return group
+
+
+def _create_campaign(group: Group, kind: str, start_chapter: int) -> Campaign:
+    campaign = Campaign.objects.create(group=group, kind=kind)
+    ClockProgress.objects.bulk_create(
+        ClockProgress(
+            campaign=campaign,
+            clock_id=clock_id,
+            position=position,
+            status=(
+                Status.PASSED
+                if clock_id != REBIRTH and int(clock_id.split("-")[0]) < start_chapter
+                else Status.UPCOMING
+            ),
+        )
+        for position, clock_id in enumerate(_clock_ids(kind))
+    )
+    return campaign
+
+
+def new_campaign(
+    group: Group, kind: str = Campaign.Kind.NORMAL, start_chapter: int = 1
+) -> Campaign:
+    """Start a new play-through (the old one stays in the history). ``start_chapter`` > 1
+    starts mid-game: the clocks of the chapters before are marked passed. A Rebirth campaign
+    needs the current campaign to have unlocked Rebirth (or to be one)."""
+    if kind not in Campaign.Kind.values:
+        raise CampaignError(_("Choose a normal or a Rebirth campaign."), "kind")
+    if not isinstance(start_chapter, int) or start_chapter not in CHAPTERS:
+        raise CampaignError(_("Chapters are 1 to 10."), "start_chapter")
+    with transaction.atomic():
+        Group.objects.select_for_update().get(pk=group.pk)
+        if kind == Campaign.Kind.REBIRTH:
+            current = campaign_state(group.current_campaign())
+            if current.campaign.kind != Campaign.Kind.REBIRTH and not current.rebirth_unlocked:
+                raise CampaignError(
+                    _("The Rebirth envelope opens once all 40 clocks have been attempted."),
+                    "kind",
+                )
+        return _create_campaign(group, kind, start_chapter)
+
+
+# --- sessions -----------------------------------------------------------------------------
+
+
+def current_session(campaign: Campaign) -> Session:
+    """Today's session of the campaign, started if there is none."""
+    today = timezone.localdate()
+    session = campaign.sessions.filter(date=today).order_by("-id").first()
+    return session or Session.objects.create(campaign=campaign, date=today)
+
+
+def start_session(campaign: Campaign, players: Sequence[Player], date: Any = None) -> Session:
+    session = Session.objects.create(campaign=campaign, date=date or timezone.localdate())
+    session.players.set(players)
+    return session
+
+
+# --- the state machine --------------------------------------------------------------------
+
+
+def _locked(campaign_id: int) -> Campaign:
+    return Campaign.objects.select_for_update().get(pk=campaign_id)
+
+
+def _replayed(campaign: Campaign, request_key: str) -> Event | None:
+    """The event already recorded under this key (a double submit), if any."""
+    if not request_key:
+        return None
+    if len(request_key) > 64:
+        raise CampaignError(_("The request key is too long."), "request_key")
+    event = campaign.events.filter(request_key=request_key).first()
+    if event is not None and event.undone is not None:
+        raise CampaignError(
+            _("This was already recorded, then undone; reload the page."), "request_key"
+        )
+    return event
+
+
+def _snapshot(campaign: Campaign, rows: Iterable[ClockProgress]) -> dict[str, Any]:
+    return {
+        "bonus_tokens": campaign.bonus_tokens,
+        "stack_top": list(campaign.stack_top),
+        "completed": campaign.completed.isoformat() if campaign.completed else None,
+        "progress": {
+            r.clock_id: {"status": r.status, "attempts": r.attempts, "failures": r.failures}
+            for r in rows
+        },
+    }
+
+
+def _event(
+    campaign: Campaign, kind: str, clock_id: str, before: dict[str, Any], user: Any, key: str
+) -> Event:
+    return Event.objects.create(
+        campaign=campaign,
+        kind=kind,
+        clock_id=clock_id,
+        before=before,
+        request_key=key,
+        user=user if user is not None and user.is_authenticated else None,
+    )
+
+
+def judge_layout(group: Group, clock_id: str, layout: str, outcome: str) -> tuple[Verdict, int]:
+    """The verdict on ``layout``; CampaignError (field ``layout``) when the text is bad or
+    the verdict contradicts ``outcome``. A failure the engine cannot confirm (rules not
+    transcribed or not checkable) is accepted: the table knows better."""
+    clock, version = clock_for_group(group, clock_id)
+    try:
+        verdict = check_layout(clock, layout)
+    except RulesError as error:
+        raise CampaignError(error.message, "layout") from None
+    if outcome == Attempt.Outcome.PASSED and not verdict.passed:
+        reasons = " ".join(v.message for v in verdict.violations)
+        raise CampaignError(
+            _("This layout fails the clock, so it cannot be recorded as passed: %(reasons)s")
+            % {"reasons": reasons},
+            "layout",
+        )
+    if outcome == Attempt.Outcome.FAILED and verdict.passed and verdict.conclusive:
+        raise CampaignError(
+            _("This layout passes the clock, so it cannot be recorded as failed."), "layout"
+        )
+    return verdict, version
+
+
+def record_attempt(
+    campaign: Campaign,
+    user: Any,
+    clock_id: object,
+    outcome: object,
+    players: object,
+    layout: str = "",
+    opener: Player | None = None,
+    duration: timedelta | None = None,
+    notes: str = "",
+    session: Session | None = None,
+    request_key: str = "",
+) -> Attempt:
+    """Record one attempt at the next clock and move the campaign on: ``passed`` turns the
+    Bonus tokens face down and takes the clock out of the game (and out of the Sleeve),
+    ``failed`` flips one more token (at most 3). The attempt's ``face_up`` is the players
+    plus the tokens flipped before it."""
+    clock = known_clock(clock_id)
+    if outcome not in Attempt.Outcome.values:
+        raise CampaignError(_("The outcome is passed or failed."), "outcome")
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise CampaignError(_("Take Time is played by 2 to 4 players."), "players")
+    layout = (layout or "").strip()
+    if len(notes) > 2000:
+        raise CampaignError(_("Notes have at most 2000 characters."), "notes")
+    if duration is not None and duration < timedelta(0):
+        raise CampaignError(_("A duration cannot be negative."), "duration")
+    if opener is not None and opener.group_id != campaign.group_id:
+        raise CampaignError(_("The opener is not a player of this group."), "opener")
+    group = campaign.group
+    verdict, version = (None, clock_for_group(group, clock)[1])
+    if layout:
+        verdict_obj, version = judge_layout(group, clock, layout, str(outcome))
+        verdict = verdict_obj.to_json()
+
+    with transaction.atomic():
+        campaign = _locked(campaign.pk)
+        replay = _replayed(campaign, request_key)
+        if replay is not None:
+            return Attempt.objects.get(event=replay)
+        state = campaign_state(campaign)
+        _check_playable(state, clock)
+        row = state.by_id[clock]
+        before = _snapshot(campaign, [row])
+        tokens = campaign.bonus_tokens
+        row.attempts += 1
+        if outcome == Attempt.Outcome.PASSED:
+            row.status = Status.PASSED
+            campaign.bonus_tokens = 0
+            campaign.stack_top = [c for c in campaign.stack_top if c != clock]
+            if all(r.status == Status.PASSED for r in state.rows):
+                campaign.completed = timezone.now()
+        else:
+            row.failures += 1
+            campaign.bonus_tokens = min(MAX_BONUS_TOKENS, tokens + 1)
+        row.save(update_fields=["status", "attempts", "failures"])
+        campaign.save(update_fields=["bonus_tokens", "stack_top", "completed"])
+        event = _event(campaign, str(outcome), clock, before, user, request_key)
+        if session is None:
+            session = current_session(campaign)
+        elif session.campaign_id != campaign.pk:
+            raise CampaignError(_("That session belongs to another campaign."), "session")
+        return Attempt.objects.create(
+            campaign=campaign,
+            session=session,
+            event=event,
+            clock_id=clock,
+            players=players,
+            bonus_tokens=tokens,
+            face_up=players + tokens,
+            outcome=outcome,
+            layout=layout,
+            verdict=verdict,
+            opener=opener,
+            duration=duration,
+            notes=notes,
+            clock_version=version,
+        )
+
+
+def _check_playable(state: CampaignState, clock: str) -> None:
+    row = state.by_id.get(clock)
+    if row is None:
+        raise CampaignError(_("The Rebirth clock is played in a Rebirth campaign."), "clock")
+    if row.status == Status.PASSED:
+        raise CampaignError(
+            _("Clock %(clock)s is already passed in this campaign.") % {"clock": clock}, "clock"
+        )
+    if row.status == Status.SLEEVE:
+        raise CampaignError(
+            _("Clock %(clock)s is in the Sleeve of Regrets: put it back on top of the stack first.")
+            % {"clock": clock},
+            "clock",
+        )
+    if clock != state.next_clock:
+        raise CampaignError(
+            _("The next clock is %(next)s, not %(clock)s.")
+            % {"next": state.next_clock, "clock": clock},
+            "clock",
+        )
+
+
+def skip(campaign: Campaign, user: Any, clock_id: object, request_key: str = "") -> Event:
+    """Put the clock being played into the Sleeve of Regrets after a failure, turn the Bonus
+    tokens face down and go on with the next clock."""
+    clock = known_clock(clock_id)
+    with transaction.atomic():
+        campaign = _locked(campaign.pk)
+        replay = _replayed(campaign, request_key)
+        if replay is not None:
+            return replay
+        state = campaign_state(campaign)
+        _check_playable(state, clock)
+        row = state.by_id[clock]
+        if row.attempts == 0:
+            raise CampaignError(
+                _("A clock goes into the Sleeve after a failed attempt; play %(clock)s first.")
+                % {"clock": clock},
+                "clock",
+            )
+        before = _snapshot(campaign, [row])
+        row.status = Status.SLEEVE
+        row.save(update_fields=["status"])
+        campaign.bonus_tokens = 0
+        campaign.stack_top = [c for c in campaign.stack_top if c != clock]
+        campaign.save(update_fields=["bonus_tokens", "stack_top"])
+        return _event(campaign, Event.Kind.SKIPPED, clock, before, user, request_key)
+
+
+def retrieve(
+    campaign: Campaign, user: Any, clock_ids: Sequence[object], request_key: str = ""
+) -> Event:
+    """Put clocks from the Sleeve on top of the stack, the first given played first. Only
+    between clocks (no Bonus token flipped), as at the start of a session."""
+    if not clock_ids:
+        raise CampaignError(_("Choose at least one clock from the Sleeve."), "clocks")
+    clocks = [known_clock(c, "clocks") for c in clock_ids]
+    if len(set(clocks)) != len(clocks):
+        raise CampaignError(_("A clock is listed twice."), "clocks")
+    with transaction.atomic():
+        campaign = _locked(campaign.pk)
+        replay = _replayed(campaign, request_key)
+        if replay is not None:
+            return replay
+        state = campaign_state(campaign)
+        for clock in clocks:
+            if clock not in state.by_id or state.by_id[clock].status != Status.SLEEVE:
+                raise CampaignError(
+                    _("Clock %(clock)s is not in the Sleeve of Regrets.") % {"clock": clock},
+                    "clocks",
+                )
+        if campaign.bonus_tokens:
+            raise CampaignError(
+                _("Finish or skip the clock being played before taking clocks from the Sleeve."),
+                "clocks",
+            )
+        rows = [state.by_id[c] for c in clocks]
+        before = _snapshot(campaign, rows)
+        for row in rows:
+            row.status = Status.UPCOMING
+            row.save(update_fields=["status"])
+        campaign.stack_top = clocks + [c for c in campaign.stack_top if c not in clocks]
+        campaign.save(update_fields=["stack_top"])
+        return _event(campaign, Event.Kind.RETRIEVED, ",".join(clocks), before, user, request_key)
+
+
+def undo(campaign: Campaign, user: Any) -> Event:
+    """Revert the campaign's last change not undone yet (and delete its attempt)."""
+    with transaction.atomic():
+        campaign = _locked(campaign.pk)
+        event = campaign.events.filter(undone__isnull=True).order_by("-id").first()
+        if event is None:
+            raise CampaignError(_("There is nothing to undo."))
+        before = event.before
+        campaign.bonus_tokens = before["bonus_tokens"]
+        campaign.stack_top = before["stack_top"]
+        campaign.completed = before["completed"]
+        campaign.save(update_fields=["bonus_tokens", "stack_top", "completed"])
+        for clock_id, values in before["progress"].items():
+            ClockProgress.objects.filter(campaign=campaign, clock_id=clock_id).update(**values)
+        Attempt.objects.filter(event=event).delete()
+        event.undone = timezone.now()
+        event.save(update_fields=["undone"])
+        return event
+
+
+# --- members ------------------------------------------------------------------------------
+
+
+def add_member(group: Group, user: User, role: str) -> Membership:
+    if role not in Membership.Role.values:
+        raise CampaignError(_("Choose owner, member or viewer."), "role")
+    membership, created = Membership.objects.get_or_create(
+        group=group, user=user, defaults={"role": role}
+    )
+    if not created:
+        raise CampaignError(_("%(user)s is already in this group.") % {"user": user}, "username")
+    return membership
+
+
+def change_role(group: Group, membership: Membership, role: str) -> Membership:
+    """Change a member's role; a group always keeps at least one owner."""
+    if role not in Membership.Role.values:
+        raise CampaignError(_("Choose owner, member or viewer."), "role")
+    with transaction.atomic():
+        Group.objects.select_for_update().get(pk=group.pk)
+        owners = group.memberships.filter(role=Membership.Role.OWNER).count()
+        if membership.is_owner and role != Membership.Role.OWNER and owners == 1:
+            raise CampaignError(_("A group needs at least one owner."), "role")
+        membership.role = role
+        membership.save(update_fields=["role"])
+    return membership
+
+
+def remove_member(group: Group, membership: Membership) -> None:
+    with transaction.atomic():
+        Group.objects.select_for_update().get(pk=group.pk)
+        owners = group.memberships.filter(role=Membership.Role.OWNER).count()
+        if membership.is_owner and owners == 1:
+            raise CampaignError(_("A group needs at least one owner."), "role")
+        membership.delete()
+
+
+def join_by_token(user: User, token: str) -> Group:
+    """Join the group whose invite link holds ``token`` as a member (404 if none)."""
+    group = Group.objects.filter(invite_token=token).first()
+    if group is None:
+        raise Http404
+    Membership.objects.get_or_create(
+        group=group, user=user, defaults={"role": Membership.Role.MEMBER}
+    )
+    return group

@@ -1,0 +1,65 @@
+"""The cast for campaign tests: Alice owns "Tuesday table", Bob is a member, Dave a viewer,
+Charlie an outsider (users from tests/conftest.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from rest_framework.test import APIClient
+
+from campaigns import services
+from campaigns.models import Attempt, Campaign, Group, Membership
+
+
+@pytest.fixture
+def group(alice: User, bob: User, dave: User, charlie: User) -> Group:
+    group = services.create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
+    Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
+    Membership.objects.create(group=group, user=dave, role=Membership.Role.VIEWER)
+    return group
+
+
+@pytest.fixture
+def campaign(group: Group) -> Campaign:
+    return group.current_campaign()
+
+
+@pytest.fixture
+def users(alice: User, bob: User, dave: User, charlie: User) -> dict[str, User]:
+    return {"owner": alice, "member": bob, "viewer": dave, "outsider": charlie}
+
+
+@pytest.fixture
+def api() -> Callable[[User], APIClient]:
+    def _api(user: User) -> APIClient:
+        client = APIClient()
+        client.force_authenticate(user)
+        return client
+
+    return _api
+
+
+@pytest.fixture
+def as_role(users: dict[str, User], login: Callable[[User], Client]) -> Callable[[str], Client]:
+    return lambda role: login(users[role])
+
+
+@pytest.fixture
+def api_as(users: dict[str, User], api: Callable[[User], APIClient]) -> Callable[[str], APIClient]:
+    return lambda role: api(users[role])
+
+
+@pytest.fixture
+def play(alice: User) -> Callable[..., Attempt]:
+    """play(campaign, outcome, players=3, **kwargs): record an attempt at the next clock."""
+
+    def _play(campaign: Campaign, outcome: str, players: int = 3, **kwargs: Any) -> Attempt:
+        campaign.refresh_from_db()
+        clock = services.campaign_state(campaign).next_clock
+        return services.record_attempt(campaign, alice, clock, outcome, players, **kwargs)
+
+    return _play

@@ -1,0 +1,392 @@
+"""The campaign state machine (campaigns.services), one behaviour per test."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.http import Http404
+
+from campaigns import services
+from campaigns.models import Attempt, Campaign, ClockProgress, Event, Group, Membership
+from campaigns.services import CampaignError
+
+Play = Callable[..., Attempt]
+
+
+def state(campaign: Campaign) -> services.CampaignState:
+    campaign.refresh_from_db()
+    return services.campaign_state(campaign)
+
+
+def test_a_new_group_starts_at_chapter_1_clock_1(campaign: Campaign) -> None:
+    s = state(campaign)
+    assert (s.chapter, s.next_clock, s.bonus_tokens) == (1, "1-1", 0)
+    assert s.passed == [] and s.sleeve == [] and s.attempted == 0
+    assert campaign.progress.count() == 40
+
+
+def test_the_creator_owns_the_group(group: Group, alice: User) -> None:
+    assert group.memberships.get(user=alice).role == Membership.Role.OWNER
+    assert list(group.players.values_list("name", flat=True)) == ["Ann", "Ben", "Cleo"]
+
+
+def test_it_flips_a_bonus_token_on_failure(campaign: Campaign, play: Play) -> None:
+    play(campaign, "failed")
+    assert state(campaign).bonus_tokens == 1
+
+
+def test_it_never_flips_more_than_three_bonus_tokens(campaign: Campaign, play: Play) -> None:
+    for _ in range(5):
+        play(campaign, "failed")
+    assert state(campaign).bonus_tokens == 3
+    assert campaign.attempts.count() == 5
+
+
+def test_face_up_is_players_plus_flipped_tokens(campaign: Campaign, play: Play) -> None:
+    first = play(campaign, "failed", players=2)
+    second = play(campaign, "failed", players=2)
+    third = play(campaign, "passed", players=4)
+    assert [a.face_up for a in (first, second, third)] == [2, 3, 6]
+    assert [a.bonus_tokens for a in (first, second, third)] == [0, 1, 2]
+
+
+def test_a_pass_turns_the_tokens_face_down(campaign: Campaign, play: Play) -> None:
+    play(campaign, "failed")
+    play(campaign, "passed")
+    assert state(campaign).bonus_tokens == 0
+
+
+def test_a_pass_moves_on_to_the_next_clock(campaign: Campaign, play: Play) -> None:
+    play(campaign, "passed")
+    s = state(campaign)
+    assert s.next_clock == "1-2" and s.passed == ["1-1"]
+
+
+def test_a_failure_keeps_the_same_clock(campaign: Campaign, play: Play) -> None:
+    play(campaign, "failed")
+    s = state(campaign)
+    assert s.next_clock == "1-1"
+    assert s.by_id["1-1"].retrying
+
+
+def test_a_skip_puts_the_clock_in_the_sleeve_and_moves_on(
+    campaign: Campaign, play: Play, alice: User
+) -> None:
+    play(campaign, "failed")
+    play(campaign, "failed")
+    services.skip(campaign, alice, "1-1")
+    s = state(campaign)
+    assert s.sleeve == ["1-1"] and s.next_clock == "1-2" and s.bonus_tokens == 0
+
+
+def test_a_clock_is_not_skipped_before_it_was_played(campaign: Campaign, alice: User) -> None:
+    with pytest.raises(CampaignError) as error:
+        services.skip(campaign, alice, "1-1")
+    assert error.value.field == "clock"
+    assert state(campaign).sleeve == []
+
+
+def test_a_clock_put_back_from_the_sleeve_is_played_next(
+    campaign: Campaign, play: Play, alice: User
+) -> None:
+    play(campaign, "failed")
+    services.skip(campaign, alice, "1-1")
+    play(campaign, "passed")  # 1-2
+    services.retrieve(campaign, alice, ["1-1"])
+    s = state(campaign)
+    assert s.next_clock == "1-1" and s.sleeve == []
+
+
+def test_several_clocks_go_back_on_top_in_the_order_given(
+    campaign: Campaign, play: Play, alice: User
+) -> None:
+    for clock in ("1-1", "1-2"):
+        play(campaign, "failed")
+        services.skip(campaign, alice, clock)
+    services.retrieve(campaign, alice, ["1-2", "1-1"])
+    assert state(campaign).stack()[:3] == ["1-2", "1-1", "1-3"]
+
+
+def test_a_clock_passed_from_the_sleeve_leaves_it(
+    campaign: Campaign, play: Play, alice: User
+) -> None:
+    play(campaign, "failed")
+    services.skip(campaign, alice, "1-1")
+    services.retrieve(campaign, alice, ["1-1"])
+    play(campaign, "passed")
+    s = state(campaign)
+    assert s.sleeve == [] and "1-1" in s.passed and s.next_clock == "1-2"
+    assert campaign.stack_top == []
+
+
+def test_clocks_are_not_taken_from_the_sleeve_mid_clock(
+    campaign: Campaign, play: Play, alice: User
+) -> None:
+    play(campaign, "failed")
+    services.skip(campaign, alice, "1-1")
+    play(campaign, "failed")  # 1-2, a Bonus token is face up
+    with pytest.raises(CampaignError):
+        services.retrieve(campaign, alice, ["1-1"])
+    assert state(campaign).sleeve == ["1-1"]
+
+
+def test_a_clock_in_the_sleeve_cannot_be_attempted(
+    campaign: Campaign, play: Play, alice: User
+) -> None:
+    play(campaign, "failed")
+    services.skip(campaign, alice, "1-1")
+    with pytest.raises(CampaignError) as error:
+        services.record_attempt(campaign, alice, "1-1", "passed", 3)
+    assert error.value.field == "clock"
+
+
+def test_only_the_next_clock_can_be_attempted(campaign: Campaign, alice: User) -> None:
+    with pytest.raises(CampaignError) as error:
+        services.record_attempt(campaign, alice, "2-1", "passed", 3)
+    assert error.value.field == "clock"
+    assert campaign.attempts.count() == 0
+
+
+def test_a_chapter_opens_when_its_four_clocks_are_passed_or_skipped(
+    campaign: Campaign, play: Play, alice: User
+) -> None:
+    for _ in range(3):
+        play(campaign, "passed")
+    assert state(campaign).chapter == 1
+    play(campaign, "failed")
+    services.skip(campaign, alice, "1-4")
+    s = state(campaign)
+    assert s.chapter == 2 and s.next_clock == "2-1"
+
+
+def test_the_campaign_is_complete_when_all_40_clocks_are_passed(
+    campaign: Campaign, play: Play
+) -> None:
+    for _ in range(39):
+        play(campaign, "passed")
+    assert not state(campaign).completed
+    play(campaign, "passed")
+    s = state(campaign)
+    assert s.completed and s.next_clock is None and s.chapter == 10
+    assert campaign.completed is not None
+
+
+def test_rebirth_unlocks_once_all_40_clocks_were_attempted(
+    campaign: Campaign, play: Play, alice: User
+) -> None:
+    for clock in services.NUMBERED_CLOCKS:
+        play(campaign, "failed")
+        if clock != "10-4":
+            services.skip(campaign, alice, clock)
+    s = state(campaign)
+    assert s.rebirth_unlocked and not s.completed
+    assert len(s.sleeve) == 39 and s.next_clock == "10-4"
+
+
+def test_rebirth_is_locked_before(campaign: Campaign, play: Play) -> None:
+    play(campaign, "passed")
+    assert not state(campaign).rebirth_unlocked
+    with pytest.raises(CampaignError) as error:
+        services.new_campaign(campaign.group, Campaign.Kind.REBIRTH)
+    assert error.value.field == "kind"
+
+
+def test_a_rebirth_campaign_adds_the_rebirth_clock(campaign: Campaign, play: Play) -> None:
+    for _ in range(40):
+        play(campaign, "passed")
+    rebirth = services.new_campaign(campaign.group, Campaign.Kind.REBIRTH)
+    assert campaign.group.current_campaign() == rebirth
+    s = state(rebirth)
+    assert len(s.rows) == 41 and s.stack()[-1] == "rebirth"
+
+
+def test_a_campaign_can_start_mid_game(group: Group) -> None:
+    campaign = services.new_campaign(group, start_chapter=4)
+    s = state(campaign)
+    assert s.chapter == 4 and s.next_clock == "4-1" and len(s.passed) == 12
+    assert s.attempted == 12
+
+
+def test_undo_reverts_a_failure(campaign: Campaign, play: Play, alice: User) -> None:
+    play(campaign, "failed")
+    services.undo(campaign, alice)
+    s = state(campaign)
+    assert s.bonus_tokens == 0 and s.by_id["1-1"].attempts == 0
+    assert campaign.attempts.count() == 0
+
+
+def test_undo_reverts_a_pass_with_its_tokens(campaign: Campaign, play: Play, alice: User) -> None:
+    play(campaign, "failed")
+    play(campaign, "failed")
+    play(campaign, "passed")
+    services.undo(campaign, alice)
+    s = state(campaign)
+    assert (s.next_clock, s.bonus_tokens, s.by_id["1-1"].attempts) == ("1-1", 2, 2)
+
+
+def test_undo_reverts_a_skip(campaign: Campaign, play: Play, alice: User) -> None:
+    play(campaign, "failed")
+    services.skip(campaign, alice, "1-1")
+    services.undo(campaign, alice)
+    s = state(campaign)
+    assert s.sleeve == [] and s.next_clock == "1-1" and s.bonus_tokens == 1
+
+
+def test_undo_reverts_a_retrieval(campaign: Campaign, play: Play, alice: User) -> None:
+    play(campaign, "failed")
+    services.skip(campaign, alice, "1-1")
+    services.retrieve(campaign, alice, ["1-1"])
+    services.undo(campaign, alice)
+    s = state(campaign)
+    assert s.sleeve == ["1-1"] and s.next_clock == "1-2"
+
+
+def test_undo_reverts_completion(campaign: Campaign, play: Play, alice: User) -> None:
+    for _ in range(40):
+        play(campaign, "passed")
+    services.undo(campaign, alice)
+    campaign.refresh_from_db()
+    assert campaign.completed is None and state(campaign).next_clock == "10-4"
+
+
+def test_undo_twice_reverts_two_events(campaign: Campaign, play: Play, alice: User) -> None:
+    play(campaign, "passed")
+    play(campaign, "failed")
+    services.undo(campaign, alice)
+    services.undo(campaign, alice)
+    assert state(campaign).next_clock == "1-1"
+    assert campaign.events.filter(undone__isnull=False).count() == 2
+
+
+def test_there_is_nothing_to_undo_at_first(campaign: Campaign, alice: User) -> None:
+    with pytest.raises(CampaignError):
+        services.undo(campaign, alice)
+
+
+def test_a_double_submit_records_once(campaign: Campaign, alice: User) -> None:
+    first = services.record_attempt(campaign, alice, "1-1", "passed", 3, request_key="k1")
+    again = services.record_attempt(campaign, alice, "1-1", "passed", 3, request_key="k1")
+    assert first.pk == again.pk
+    assert campaign.attempts.count() == 1 and state(campaign).next_clock == "1-2"
+
+
+def test_a_double_skip_records_once(campaign: Campaign, play: Play, alice: User) -> None:
+    play(campaign, "failed")
+    services.skip(campaign, alice, "1-1", request_key="s")
+    services.skip(campaign, alice, "1-1", request_key="s")
+    assert campaign.events.filter(kind=Event.Kind.SKIPPED).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"clock_id": "11-1"}, "clock"),
+        ({"clock_id": 7}, "clock"),
+        ({"players": 1}, "players"),
+        ({"players": 5}, "players"),
+        ({"players": True}, "players"),
+        ({"outcome": "won"}, "outcome"),
+        ({"layout": "S1 | S2"}, "layout"),
+        ({"notes": "x" * 2001}, "notes"),
+    ],
+)
+def test_bad_input_names_the_field_and_records_nothing(
+    campaign: Campaign, alice: User, kwargs: dict[str, Any], field: str
+) -> None:
+    args: dict[str, Any] = {"clock_id": "1-1", "outcome": "passed", "players": 3, **kwargs}
+    with pytest.raises(CampaignError) as error:
+        services.record_attempt(campaign, alice, **args)
+    assert error.value.field == field
+    assert campaign.attempts.count() == 0 and campaign.events.count() == 0
+
+
+PASSING_1_1 = "S1 | S2 | S3 | S4 M1 M2 | S5 M3 M4 | S6 S7 S8"
+FAILING_1_1 = "S1 | S2 | S3 | S4 M1 | S5 M3 M4 | S6 S7 S8 M2"
+
+
+def test_a_layout_that_fails_cannot_be_recorded_as_passed(campaign: Campaign, alice: User) -> None:
+    with pytest.raises(CampaignError) as error:
+        services.record_attempt(campaign, alice, "1-1", "passed", 3, layout=FAILING_1_1)
+    assert error.value.field == "layout"
+    assert campaign.attempts.count() == 0
+
+
+def test_a_layout_that_passes_cannot_be_recorded_as_failed(campaign: Campaign, alice: User) -> None:
+    with pytest.raises(CampaignError) as error:
+        services.record_attempt(campaign, alice, "1-1", "failed", 3, layout=PASSING_1_1)
+    assert error.value.field == "layout"
+
+
+def test_an_attempt_keeps_the_verdict_and_the_clock_version(
+    campaign: Campaign, alice: User
+) -> None:
+    services.transcribe(campaign.group, "1-1", services.get_clock("1-1").to_json(), alice)
+    attempt = services.record_attempt(campaign, alice, "1-1", "passed", 3, layout=PASSING_1_1)
+    attempt.refresh_from_db()
+    assert attempt.verdict is not None and attempt.verdict["passed"] is True
+    assert attempt.clock_version == 1
+
+
+def test_a_passed_clock_of_a_completed_campaign_is_refused(
+    campaign: Campaign, play: Play, alice: User
+) -> None:
+    for _ in range(40):
+        play(campaign, "passed")
+    with pytest.raises(CampaignError) as error:
+        services.record_attempt(campaign, alice, "3-2", "passed", 3)
+    assert error.value.field == "clock"
+    assert campaign.attempts.count() == 40
+
+
+def test_transcriptions_are_versioned(group: Group, alice: User) -> None:
+    definition = {
+        "start": 3,
+        "cap": 24,
+        "rules": [{"kind": "card_count", "segment": 2, "count": 2}],
+    }
+    services.transcribe(group, "5-2", definition, alice)
+    services.transcribe(group, "5-2", {**definition, "start": 4}, alice)
+    clock, version = services.clock_for_group(group, "5-2")
+    assert (clock.start, version, clock.transcribed) == (4, 2, True)
+
+
+def test_the_database_refuses_a_fourth_bonus_token(campaign: Campaign) -> None:
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Campaign.objects.filter(pk=campaign.pk).update(bonus_tokens=4)
+
+
+def test_the_database_refuses_a_wrong_face_up_count(campaign: Campaign, play: Play) -> None:
+    attempt = play(campaign, "failed")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Attempt.objects.filter(pk=attempt.pk).update(face_up=9)
+
+
+def test_the_database_refuses_two_progress_rows_for_a_clock(campaign: Campaign) -> None:
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ClockProgress.objects.create(campaign=campaign, clock_id="1-1", position=99)
+
+
+def test_outsiders_get_404(group: Group, charlie: User) -> None:
+    with pytest.raises(Http404):
+        services.get_group_for_user(charlie, group.pk)
+
+
+def test_viewers_may_read_but_not_write(group: Group, dave: User) -> None:
+    assert services.get_group_for_user(dave, group.pk) == group
+    with pytest.raises(PermissionDenied):
+        services.get_group_for_user(dave, group.pk, write=True)
+
+
+def test_only_owners_manage(group: Group, bob: User) -> None:
+    with pytest.raises(PermissionDenied):
+        services.get_group_for_user(bob, group.pk, owner=True)
+
+
+def test_the_last_owner_stays_owner(group: Group, alice: User) -> None:
+    with pytest.raises(CampaignError):
+        services.change_role(group, group.memberships.get(user=alice), "member")
