@@ -1,0 +1,354 @@
+"""Simulated players: what one player may know, and how a plan-following player decides.
+
+The reference player in this module is deliberately plain Python and is the specification
+for the compiled engine in ``solver.core.fast``: both must choose the same move in the same
+situation (a test plays them game for game). Every float is combined in the same order in
+both, so ties break identically.
+
+Information discipline: a player decides from a :class:`View` only. The simulator builds a
+fresh view each turn from public facts (the board's segments, colours, placers and face-up
+values; the seats' colours; the plan; the face-up budget left) and the player's private
+facts (the cards in hand, the faces of the cards they placed). The view holds no reference
+to the deal, so the other players' hidden values are out of reach.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rules.cards import Card, Colour
+from rules.clock import Clock
+from rules.layout import Move
+from rules.seats import Seats
+
+from .plans import AVERAGE_CARD, SEGMENTS, Plan, reading_order, rule_params
+
+CARDS_IN_PLAY = 12
+UNBOUNDED = 1e9  # stands for "no limit" in sums, so the compiled engine can use floats
+SUN, MOON = 0, 1
+# Rule kinds whose effect on play the simulated players (and the compiled engine) know.
+# Any other kind is still enforced by the referee and checked by rules.validate; the
+# players simply do not plan for it, and the compiled engine declines the clock.
+KNOWN_KINDS = frozenset(
+    {"card_count", "min_cards", "max_cards", "colours", "value_range", "first_cards"}
+)
+
+
+def colour_index(colour: Colour) -> int:
+    return SUN if colour == Colour.SUN else MOON
+
+
+def hand_order(card: Card) -> tuple[int, int]:
+    """The order in which a player considers their cards; the compiled engine uses it too."""
+    return colour_index(card.colour), card.value
+
+
+@dataclass(frozen=True)
+class TableRules:
+    """The public reading of a clock, the seats and a plan, by position in reading order
+    (position 0 is the start segment). Both engines play from exactly these numbers."""
+
+    order: tuple[int, ...]  # printed segment at each position
+    players: int
+    targets: tuple[float, ...]
+    min_count: tuple[int, ...]
+    max_count: tuple[int, ...]
+    min_sun: tuple[int, ...]
+    max_sun: tuple[int, ...]
+    min_moon: tuple[int, ...]
+    max_moon: tuple[int, ...]
+    vmin: tuple[float, ...]
+    vmax: tuple[float, ...]
+    cap: float
+    first: tuple[int, ...]  # forced position of the group's 1st, 2nd, ... card
+    allowed: tuple[tuple[bool, ...], ...]  # [position][seat]: may this seat play here?
+    sole_owner: tuple[int, ...]  # seat index that alone covers a position, or -1
+    band_lo: tuple[float, ...]
+    band_hi: tuple[float, ...]
+    need_weight: float
+    order_weight: float
+    open_bonus: float
+    face_up_threshold: float
+    band_weight: float
+    opener: int  # seat index, 0-based
+    seat_suns: tuple[int, ...]
+    seat_moons: tuple[int, ...]
+    compiled_ok: bool  # every rule kind is one the compiled engine models
+
+    def position(self, segment: int) -> int:
+        return self.order.index(segment)
+
+    def belief(self, position: int, believed_before: float) -> float:
+        """What everyone reads into a hidden card: the plan's public convention."""
+        need = min(max(self.targets[position] - believed_before, 1.0), 12.0)
+        return self.need_weight * need + (1.0 - self.need_weight) * AVERAGE_CARD
+
+
+@lru_cache(maxsize=256)
+def table_rules(clock: Clock, seats: Seats, plan_json: str) -> TableRules:
+    # Cached on the plan's JSON text because Plan holds dicts and is not hashable.
+    import json
+
+    plan = Plan.from_json(json.loads(plan_json))
+    return _table_rules(clock, seats, plan)
+
+
+def rules_for(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
+    import json
+
+    return table_rules(clock, seats, json.dumps(plan.to_json(), sort_keys=True))
+
+
+def _table_rules(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
+    order = tuple(reading_order(clock))
+    pos = {segment: i for i, segment in enumerate(order)}
+    players = seats.players
+    min_count = [1] * SEGMENTS
+    max_count = [CARDS_IN_PLAY] * SEGMENTS
+    min_sun, max_sun = [0] * SEGMENTS, [CARDS_IN_PLAY] * SEGMENTS
+    min_moon, max_moon = [0] * SEGMENTS, [CARDS_IN_PLAY] * SEGMENTS
+    vmin, vmax = [0.0] * SEGMENTS, [UNBOUNDED] * SEGMENTS
+    first: list[int] = []
+    compiled_ok = True
+    for params in rule_params(clock):
+        kind = params.get("kind")
+        if kind not in KNOWN_KINDS:
+            compiled_ok = False
+            continue
+        if kind == "first_cards":
+            first = [pos[int(s)] for s in params["segments"]]
+            continue
+        p = pos[int(params["segment"])]
+        if kind in ("card_count", "min_cards"):
+            min_count[p] = max(min_count[p], int(params["count"]))
+        if kind in ("card_count", "max_cards"):
+            max_count[p] = min(max_count[p], int(params["count"]))
+        if kind == "colours":
+            sun, moon = int(params["sun"]), int(params["moon"])
+            min_count[p] = max(min_count[p], sun + moon)
+            max_count[p] = min(max_count[p], sun + moon)
+            min_sun[p], max_sun[p] = max(min_sun[p], sun), min(max_sun[p], sun)
+            min_moon[p], max_moon[p] = max(min_moon[p], moon), min(max_moon[p], moon)
+        elif kind == "value_range":
+            vmin[p] = max(vmin[p], float(params["min"]))
+            vmax[p] = min(vmax[p], float(params["max"]))
+    allowed = []
+    sole = []
+    band_lo, band_hi = [], []
+    for segment in order:
+        owners = plan.owners.get(segment)
+        allowed.append(tuple(owners is None or (s + 1) in owners for s in range(players)))
+        sole.append(owners[0] - 1 if owners is not None and len(owners) == 1 else -1)
+        lo, hi = plan.bands.get(segment, (1, 12))
+        band_lo.append(float(lo))
+        band_hi.append(float(hi))
+    letters = [seat.hand + seat.extra for seat in seats.seats]
+    return TableRules(
+        order=order,
+        players=players,
+        targets=tuple(float(plan.targets[s - 1]) for s in order),
+        min_count=tuple(min_count),
+        max_count=tuple(max_count),
+        min_sun=tuple(min_sun),
+        max_sun=tuple(max_sun),
+        min_moon=tuple(min_moon),
+        max_moon=tuple(max_moon),
+        vmin=tuple(vmin),
+        vmax=tuple(vmax),
+        cap=float(clock.cap) if clock.cap is not None else UNBOUNDED,
+        first=tuple(first),
+        allowed=tuple(allowed),
+        sole_owner=tuple(sole),
+        band_lo=tuple(band_lo),
+        band_hi=tuple(band_hi),
+        need_weight=plan.need_weight,
+        order_weight=plan.order_weight,
+        open_bonus=plan.open_bonus,
+        face_up_threshold=plan.face_up_threshold,
+        band_weight=plan.band_weight,
+        opener=(plan.opener - 1) % players,
+        seat_suns=tuple(x.count("S") for x in letters),
+        seat_moons=tuple(x.count("M") for x in letters),
+        compiled_ok=compiled_ok,
+    )
+
+
+# --- What a player may know ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PublicMove:
+    """A placed card as the whole table sees it."""
+
+    seat: int  # 0-based seat that placed it (anyone may ask who placed a card)
+    segment: int  # printed segment number
+    colour: Colour  # card backs show the colour
+    face_up: bool
+    value: int | None  # only for face-up cards
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything one player may know on their turn — and nothing else."""
+
+    seat: int
+    clock: Clock
+    seats: Seats
+    plan: Plan
+    hand: tuple[Card, ...]  # the cards this player holds now
+    board: tuple[PublicMove, ...]  # every placed card, in play order
+    own_cards: tuple[Card | None, ...]  # per board entry: the face, if this player placed it
+    face_up_left: int  # the group's remaining face-up budget
+
+
+# --- The plan-following player ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Candidate:
+    move: Move
+    tier: int  # 0 follows the plan; 1 breaks ownership/feasibility; 2 overfills; 3 illegal
+    score: float
+
+
+def rank_moves(view: View) -> list[Move]:
+    """Every move this player could make, best first (the simulator takes the first move
+    the referee accepts)."""
+    return [c.move for c in rank_candidates(view)]
+
+
+def rank_candidates(view: View) -> list[Candidate]:
+    r = rules_for(view.clock, view.seats, view.plan)
+    me = view.seat
+    pub = [0.0] * SEGMENTS  # the public believed total per position
+    adj = [0.0] * SEGMENTS  # my correction: true value minus belief, over my hidden cards
+    cnt = [0] * SEGMENTS
+    suns = [0] * SEGMENTS
+    moons = [0] * SEGMENTS
+    used_suns = [0] * r.players
+    used_moons = [0] * r.players
+    for placed, own in zip(view.board, view.own_cards, strict=True):
+        p = r.position(placed.segment)
+        if placed.face_up:
+            assert placed.value is not None
+            val = float(placed.value)
+        else:
+            val = r.belief(p, pub[p])
+            if own is not None:
+                adj[p] = adj[p] + (own.value - val)
+        pub[p] = pub[p] + val
+        cnt[p] += 1
+        if colour_index(placed.colour) == SUN:
+            suns[p] += 1
+            used_suns[placed.seat] += 1
+        else:
+            moons[p] += 1
+            used_moons[placed.seat] += 1
+    est = [pub[p] + adj[p] for p in range(SEGMENTS)]
+    t = len(view.board)
+    remaining_after = CARDS_IN_PLAY - t - 1
+    suns_left = sum(r.seat_suns) - sum(used_suns)
+    moons_left = sum(r.seat_moons) - sum(used_moons)
+    my_cards_after = r.seat_suns[me] + r.seat_moons[me] - used_suns[me] - used_moons[me] - 1
+    my_suns = r.seat_suns[me] - used_suns[me]
+    my_moons = r.seat_moons[me] - used_moons[me]
+
+    candidates: list[Candidate] = []
+    for card in sorted(view.hand, key=hand_order):
+        v = card.value
+        is_sun = colour_index(card.colour) == SUN
+        for p in range(SEGMENTS):
+            # Tiers, strongest first: placement rules the referee enforces, then the clock's
+            # resolution limits, then the plan's promises (ownership, keeping every
+            # requirement reachable).
+            tier = 0
+            if t < len(r.first) and r.first[t] != p:
+                tier = 3
+            elif (
+                cnt[p] >= r.max_count[p]
+                or (is_sun and suns[p] >= r.max_sun[p])
+                or (not is_sun and moons[p] >= r.max_moon[p])
+            ):
+                tier = 2
+            elif not r.allowed[p][me] or not _still_reachable(
+                r, p, is_sun, cnt, suns, moons, remaining_after,
+                suns_left - is_sun, moons_left - (not is_sun),
+                me, my_cards_after, my_suns - is_sun, my_moons - (not is_sun),
+            ):  # fmt: skip
+                tier = 1
+            e_old = est[p]
+            e_new = e_old + v
+            target = r.targets[p]
+            gain = abs(target - e_old) - abs(target - e_new)
+            if cnt[p] == 0:
+                gain = gain + r.open_bonus
+            band = r.band_weight * (max(0.0, r.band_lo[p] - v) + max(0.0, v - r.band_hi[p]))
+            pen = 0.0
+            prev = 0.0
+            has_prev = False
+            for q in range(SEGMENTS):
+                if cnt[q] == 0 and q != p:
+                    continue
+                x = e_new if q == p else est[q]
+                if has_prev:
+                    pen = pen + max(0.0, prev - x)
+                pen = pen + max(0.0, x - r.cap)
+                pen = pen + max(0.0, x - r.vmax[q])
+                prev = x
+                has_prev = True
+            score = gain - r.order_weight * pen - band
+            face_up = view.face_up_left > 0 and abs(v - r.belief(p, pub[p])) >= r.face_up_threshold
+            move = Move(card, r.order[p], face_up)
+            candidates.append(Candidate(move, tier, score))
+    candidates.sort(key=lambda c: (c.tier, -c.score))
+    return candidates
+
+
+def _still_reachable(
+    r: TableRules,
+    p: int,
+    is_sun: bool,
+    cnt: list[int],
+    suns: list[int],
+    moons: list[int],
+    remaining_after: int,
+    suns_left_after: int,
+    moons_left_after: int,
+    me: int,
+    my_cards_after: int,
+    my_suns_after: int,
+    my_moons_after: int,
+) -> bool:
+    """After this move, can the cards still in play (counted by colour, which everyone
+    knows) still give every segment its required number and colours of cards — overall,
+    and for the segments this player alone covers?"""
+    need = need_s = need_m = 0
+    mine = mine_s = mine_m = 0
+    for q in range(SEGMENTS):
+        c = cnt[q] + (1 if q == p else 0)
+        s = suns[q] + (1 if q == p and is_sun else 0)
+        m = moons[q] + (1 if q == p and not is_sun else 0)
+        dc = max(0, r.min_count[q] - c)
+        ds = max(0, r.min_sun[q] - s)
+        dm = max(0, r.min_moon[q] - m)
+        need += dc
+        need_s += ds
+        need_m += dm
+        if r.sole_owner[q] == me:
+            mine += dc
+            mine_s += ds
+            mine_m += dm
+    return (
+        need <= remaining_after
+        and need_s <= suns_left_after
+        and need_m <= moons_left_after
+        and mine <= my_cards_after
+        and mine_s <= my_suns_after
+        and mine_m <= my_moons_after
+    )
+
+
+def choose_move(view: View) -> Move:
+    """The plan-following player's move (the best ranked one)."""
+    return rank_moves(view)[0]

@@ -1,0 +1,277 @@
+"""The compiled engine: the plan-following player of ``solver.core.agents`` in numba.
+
+This is a line-for-line translation of :func:`solver.core.agents.rank_candidates` (first
+choice only) plus the game loop and the resolution of the clock kinds listed in
+``agents.KNOWN_KINDS``. ``tests/solver/test_sim_engines.py`` plays both engines on the same
+deals and demands the same moves and outcomes, so change the two together.
+
+Cards are encoded as ``colour * 12 + value - 1`` (Sun = 0, Moon = 1); positions are reading
+positions 0..5 from the start segment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from .agents import CARDS_IN_PLAY, TableRules
+from .plans import AVERAGE_CARD
+
+SEG = 6
+MAX_HAND = 6
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class CompiledTable:
+    """TableRules as arrays for the kernel."""
+
+    ints: IntArray  # rows: see _pack
+    floats: FloatArray
+    allowed: IntArray  # [position, seat]
+    scalars: FloatArray  # need_weight, order_weight, open_bonus, threshold, band_weight, cap
+    info: IntArray  # players, opener, first0, first1, n_first
+
+
+def pack(r: TableRules) -> CompiledTable:
+    ints = np.array(
+        [r.min_count, r.max_count, r.min_sun, r.max_sun, r.min_moon, r.max_moon, r.sole_owner],
+        dtype=np.int64,
+    )
+    floats = np.array([r.targets, r.vmin, r.vmax, r.band_lo, r.band_hi], dtype=np.float64)
+    allowed = np.array([[1 if a else 0 for a in row] for row in r.allowed], dtype=np.int64)
+    scalars = np.array(
+        [r.need_weight, r.order_weight, r.open_bonus, r.face_up_threshold, r.band_weight, r.cap],
+        dtype=np.float64,
+    )
+    first = list(r.first) + [-1, -1]
+    info = np.array([r.players, r.opener, first[0], first[1], len(r.first)], dtype=np.int64)
+    return CompiledTable(ints, floats, allowed, scalars, info)
+
+
+@numba.njit(cache=True)
+def _belief(target: float, before: float, w: float) -> float:
+    need = min(max(target - before, 1.0), 12.0)
+    return w * need + (1.0 - w) * AVERAGE_CARD
+
+
+@numba.njit(cache=True)
+def _play_one(
+    values: IntArray,  # [12] card value per dealing slot
+    slot_colour: IntArray,  # [12]
+    slot_seat: IntArray,  # [12]
+    slot_extra: IntArray,  # [12] 1 = the 2-player set of 2
+    ints: IntArray,
+    floats: FloatArray,
+    allowed: IntArray,
+    scalars: FloatArray,
+    info: IntArray,
+    face_up_budget: int,
+    moves_out: IntArray,  # [12, 4] seat, slot, position, face_up
+) -> bool:
+    min_count, max_count = ints[0], ints[1]
+    min_sun, max_sun, min_moon, max_moon = ints[2], ints[3], ints[4], ints[5]
+    sole = ints[6]
+    targets, vmin, vmax, band_lo, band_hi = floats[0], floats[1], floats[2], floats[3], floats[4]
+    w, order_w, open_bonus = scalars[0], scalars[1], scalars[2]
+    threshold, band_w, cap = scalars[3], scalars[4], scalars[5]
+    players, opener, n_first = info[0], info[1], info[4]
+
+    # Each seat's dealing slots sorted the way a player looks at their hand.
+    order = np.empty((players, MAX_HAND), dtype=np.int64)
+    n_slots = np.zeros(players, dtype=np.int64)
+    seat_suns = np.zeros(players, dtype=np.int64)
+    seat_moons = np.zeros(players, dtype=np.int64)
+    for s in range(CARDS_IN_PLAY):
+        seat = slot_seat[s]
+        key = slot_colour[s] * 100 + values[s]
+        k = n_slots[seat]
+        while k > 0:
+            o = order[seat, k - 1]
+            if slot_colour[o] * 100 + values[o] <= key:
+                break
+            order[seat, k] = o
+            k -= 1
+        order[seat, k] = s
+        n_slots[seat] += 1
+        if slot_colour[s] == 0:
+            seat_suns[seat] += 1
+        else:
+            seat_moons[seat] += 1
+    total_suns = seat_suns.sum()
+    total_moons = seat_moons.sum()
+
+    used = np.zeros(CARDS_IN_PLAY, dtype=np.int64)
+    pub = np.zeros(SEG)
+    adj = np.zeros((players, SEG))
+    cnt = np.zeros(SEG, dtype=np.int64)
+    suns = np.zeros(SEG, dtype=np.int64)
+    moons = np.zeros(SEG, dtype=np.int64)
+    used_suns = np.zeros(players, dtype=np.int64)
+    used_moons = np.zeros(players, dtype=np.int64)
+    sums = np.zeros(SEG, dtype=np.int64)
+    est = np.zeros(SEG)
+    face_up_left = face_up_budget
+
+    for t in range(CARDS_IN_PLAY):
+        me = (opener + t) % players
+        extras_in = players != 2 or t >= 4
+        for p in range(SEG):
+            est[p] = pub[p] + adj[me, p]
+        remaining_after = CARDS_IN_PLAY - t - 1
+        suns_left = total_suns - used_suns.sum()
+        moons_left = total_moons - used_moons.sum()
+        my_cards_after = seat_suns[me] + seat_moons[me] - used_suns[me] - used_moons[me] - 1
+        my_suns = seat_suns[me] - used_suns[me]
+        my_moons = seat_moons[me] - used_moons[me]
+
+        best_tier = 99
+        best_score = 0.0
+        best_slot = -1
+        best_p = -1
+        for k in range(n_slots[me]):
+            s = order[me, k]
+            if used[s] == 1 or (slot_extra[s] == 1 and not extras_in):
+                continue
+            v = values[s]
+            is_sun = slot_colour[s] == 0
+            for p in range(SEG):
+                tier = 0
+                if t < n_first and info[2 + t] != p:
+                    tier = 3
+                elif (
+                    cnt[p] >= max_count[p]
+                    or (is_sun and suns[p] >= max_sun[p])
+                    or ((not is_sun) and moons[p] >= max_moon[p])
+                ):
+                    tier = 2
+                elif allowed[p, me] == 0:
+                    tier = 1
+                else:
+                    need = 0
+                    need_s = 0
+                    need_m = 0
+                    mine = 0
+                    mine_s = 0
+                    mine_m = 0
+                    for q in range(SEG):
+                        c = cnt[q] + (1 if q == p else 0)
+                        ss = suns[q] + (1 if (q == p and is_sun) else 0)
+                        mm = moons[q] + (1 if (q == p and not is_sun) else 0)
+                        dc = max(0, min_count[q] - c)
+                        ds = max(0, min_sun[q] - ss)
+                        dm = max(0, min_moon[q] - mm)
+                        need += dc
+                        need_s += ds
+                        need_m += dm
+                        if sole[q] == me:
+                            mine += dc
+                            mine_s += ds
+                            mine_m += dm
+                    sun_i = 1 if is_sun else 0
+                    ok = (
+                        need <= remaining_after
+                        and need_s <= suns_left - sun_i
+                        and need_m <= moons_left - (1 - sun_i)
+                        and mine <= my_cards_after
+                        and mine_s <= my_suns - sun_i
+                        and mine_m <= my_moons - (1 - sun_i)
+                    )
+                    if not ok:
+                        tier = 1
+                if tier > best_tier:
+                    continue
+                e_old = est[p]
+                e_new = e_old + v
+                target = targets[p]
+                gain = abs(target - e_old) - abs(target - e_new)
+                if cnt[p] == 0:
+                    gain = gain + open_bonus
+                band = band_w * (max(0.0, band_lo[p] - v) + max(0.0, v - band_hi[p]))
+                pen = 0.0
+                prev = 0.0
+                has_prev = False
+                for q in range(SEG):
+                    if cnt[q] == 0 and q != p:
+                        continue
+                    x = e_new if q == p else est[q]
+                    if has_prev:
+                        pen = pen + max(0.0, prev - x)
+                    pen = pen + max(0.0, x - cap)
+                    pen = pen + max(0.0, x - vmax[q])
+                    prev = x
+                    has_prev = True
+                score = gain - order_w * pen - band
+                if tier < best_tier or score > best_score:
+                    best_tier = tier
+                    best_score = score
+                    best_slot = s
+                    best_p = p
+
+        s = best_slot
+        p = best_p
+        v = values[s]
+        b = _belief(targets[p], pub[p], w)
+        face_up = face_up_left > 0 and abs(v - b) >= threshold
+        used[s] = 1
+        moves_out[t, 0] = me
+        moves_out[t, 1] = s
+        moves_out[t, 2] = p
+        moves_out[t, 3] = 1 if face_up else 0
+        if face_up:
+            face_up_left -= 1
+            pub[p] = pub[p] + v
+        else:
+            adj[me, p] = adj[me, p] + (v - b)
+            pub[p] = pub[p] + b
+        cnt[p] += 1
+        sums[p] += v
+        if slot_colour[s] == 0:
+            suns[p] += 1
+            used_suns[me] += 1
+        else:
+            moons[p] += 1
+            used_moons[me] += 1
+
+    # Resolution for the kinds the compiled engine knows (rules.validate is the reference).
+    for p in range(SEG):
+        if cnt[p] == 0 or cnt[p] < min_count[p] or cnt[p] > max_count[p]:
+            return False
+        if suns[p] < min_sun[p] or suns[p] > max_sun[p]:
+            return False
+        if moons[p] < min_moon[p] or moons[p] > max_moon[p]:
+            return False
+        if sums[p] > cap or sums[p] < vmin[p] or sums[p] > vmax[p]:
+            return False
+        if p > 0 and sums[p] < sums[p - 1]:
+            return False
+    return True
+
+
+@numba.njit(cache=True, parallel=True)
+def play_many(
+    values: IntArray,  # [games, 12]
+    slot_colour: IntArray,
+    slot_seat: IntArray,
+    slot_extra: IntArray,
+    ints: IntArray,
+    floats: FloatArray,
+    allowed: IntArray,
+    scalars: FloatArray,
+    info: IntArray,
+    face_up_budget: int,
+    moves_out: IntArray,  # [games, 12, 4]
+) -> npt.NDArray[np.bool_]:
+    games = values.shape[0]
+    passed = np.zeros(games, dtype=np.bool_)
+    for g in numba.prange(games):
+        passed[g] = _play_one(
+            values[g], slot_colour, slot_seat, slot_extra, ints, floats, allowed, scalars,
+            info, face_up_budget, moves_out[g],
+        )  # fmt: skip
+    return passed

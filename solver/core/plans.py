@@ -1,0 +1,297 @@
+"""Plans: what a table may agree aloud before anyone picks up their cards.
+
+A plan is public, legal table talk — target totals, a shared way of reading hidden cards,
+how strongly to protect the rising order, when to spend face-up cards, who opens, and who
+covers segments that a colour rule reserves. It never encodes information outside a game
+action: every simulated player reads the board through the same convention, which is
+exactly what a group can agree in the discussion phase.
+
+Machine form (JSON, ``version`` 1). Segments are numbered 1–6 as printed on the clock and
+seats 1..players in seating order, both as people say them::
+
+    {
+      "version": 1,
+      "targets": [5, 7, 9, 17, 20, 23],      # target total per printed segment 1..6
+      "need_weight": 0.75,                   # a hidden card counts as need_weight x what its
+                                             # segment still needed (clipped to 1-12)
+                                             # + (1 - need_weight) x 6.5, the average card
+      "order_weight": 0.5,                   # cost per point the believed totals break the
+                                             # rising order, the cap or a value range
+      "open_bonus": 2.0,                     # bonus for putting the first card on a segment
+      "face_up_threshold": 3.0,              # play face up when the value differs from what
+                                             # the others will believe by at least this much
+      "opener": 1,                           # the seat that places the first card
+      "owners": {"1": [2]},                  # optional: segment -> the only seats that play
+                                             # there (a colour rule's Sun holder, ...)
+      "bands": {"6": [8, 12]},               # optional: segment -> preferred card values
+      "band_weight": 1.0                     # cost per point a card falls outside its band
+    }
+
+Every key except ``version`` and ``targets`` may be left out and takes the default above
+(``owners`` and ``bands`` default to none). Unknown keys are refused so that a typo in a
+hand-edited plan file does not silently fall back to a default.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rules.clock import Clock
+from rules.seats import Seats
+
+PLAN_VERSION = 1
+SEGMENTS = 6
+AVERAGE_CARD = 6.5  # mean of 1..12, the value nobody knows better than
+
+_DEFAULTS: dict[str, float] = {
+    "need_weight": 0.75,
+    "order_weight": 0.5,
+    "open_bonus": 2.0,
+    "face_up_threshold": 3.0,
+    "band_weight": 1.0,
+}
+_KEYS = {"version", "targets", "opener", "owners", "bands", *_DEFAULTS}
+# Bounds keep hand-edited plans within what the simulated players can act on sensibly.
+_BOUNDS: dict[str, tuple[float, float]] = {
+    "need_weight": (0.0, 1.0),
+    "order_weight": (0.0, 100.0),
+    "open_bonus": (0.0, 100.0),
+    "face_up_threshold": (0.0, 12.0),
+    "band_weight": (0.0, 100.0),
+}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A silent-play plan; see the module docstring for the JSON form.
+
+    ``targets`` are indexed by printed segment (index 0 = segment 1); ``opener`` and the
+    seats in ``owners`` are 1-based seat numbers, as in the JSON form.
+    """
+
+    targets: tuple[float, ...]
+    need_weight: float = 0.75
+    order_weight: float = 0.5
+    open_bonus: float = 2.0
+    face_up_threshold: float = 3.0
+    opener: int = 1
+    owners: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    bands: dict[int, tuple[int, int]] = field(default_factory=dict)
+    band_weight: float = 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "version": PLAN_VERSION,
+            "targets": [_plain(t) for t in self.targets],
+            "need_weight": self.need_weight,
+            "order_weight": self.order_weight,
+            "open_bonus": self.open_bonus,
+            "face_up_threshold": self.face_up_threshold,
+            "opener": self.opener,
+        }
+        if self.owners:
+            data["owners"] = {str(s): list(v) for s, v in sorted(self.owners.items())}
+        if self.bands:
+            data["bands"] = {str(s): list(v) for s, v in sorted(self.bands.items())}
+            data["band_weight"] = self.band_weight
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any, players: int | None = None) -> Plan:
+        """Parse the JSON form; ValueError names the first broken field.
+
+        With ``players`` the seat numbers are checked against the table too.
+        """
+        if not isinstance(data, dict):
+            raise ValueError("plan: expected a JSON object")
+        unknown = sorted(set(data) - _KEYS)
+        if unknown:
+            raise ValueError(f"plan: unknown field {unknown[0]!r}")
+        if data.get("version", PLAN_VERSION) != PLAN_VERSION:
+            raise ValueError(f"plan.version: expected {PLAN_VERSION}, got {data.get('version')!r}")
+        targets = data.get("targets")
+        if not isinstance(targets, list) or len(targets) != SEGMENTS:
+            raise ValueError("plan.targets: expected a list of 6 numbers, one per segment")
+        parsed_targets = tuple(
+            _number(t, f"plan.targets[{i}]", 0.0, 1000.0) for i, t in enumerate(targets)
+        )
+        numbers = {
+            key: _number(data.get(key, default), f"plan.{key}", *_BOUNDS[key])
+            for key, default in _DEFAULTS.items()
+        }
+        opener = _seat(data.get("opener", 1), "plan.opener", players)
+        owners: dict[int, tuple[int, ...]] = {}
+        raw_owners = data.get("owners", {})
+        if not isinstance(raw_owners, dict):
+            raise ValueError("plan.owners: expected an object {segment: [seats]}")
+        for key, seats in raw_owners.items():
+            segment = _segment(key, "plan.owners")
+            if not isinstance(seats, list) or not seats:
+                raise ValueError(f"plan.owners.{key}: expected a non-empty list of seat numbers")
+            owners[segment] = tuple(
+                sorted({_seat(s, f"plan.owners.{key}", players) for s in seats})
+            )
+        bands: dict[int, tuple[int, int]] = {}
+        raw_bands = data.get("bands", {})
+        if not isinstance(raw_bands, dict):
+            raise ValueError("plan.bands: expected an object {segment: [low, high]}")
+        for key, band in raw_bands.items():
+            segment = _segment(key, "plan.bands")
+            if not isinstance(band, list) or len(band) != 2:
+                raise ValueError(f"plan.bands.{key}: expected [low, high]")
+            low = int(_number(band[0], f"plan.bands.{key}[0]", 1, 12))
+            high = int(_number(band[1], f"plan.bands.{key}[1]", 1, 12))
+            if low > high:
+                raise ValueError(f"plan.bands.{key}: low {low} is above high {high}")
+            bands[segment] = (low, high)
+        return cls(
+            targets=parsed_targets,
+            opener=opener,
+            owners=owners,
+            bands=bands,
+            **numbers,
+        )
+
+    def with_(self, **changes: Any) -> Plan:
+        return replace(self, **changes)
+
+
+def _plain(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else round(float(x), 2)
+
+
+def _number(value: Any, name: str, low: float, high: float) -> float:
+    # bool is an int in Python; `true` as a weight is a schema break, not 1.0.
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{name}: expected a number, got {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name}: {value} is outside {_plain(low)}..{_plain(high)}")
+    return float(value)
+
+
+def _seat(value: Any, name: str, players: int | None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name}: expected a seat number 1, 2, ..., got {value!r}")
+    if players is not None and value > players:
+        raise ValueError(f"{name}: seat {value} does not exist at a {players}-player table")
+    return value
+
+
+def _segment(key: Any, name: str) -> int:
+    try:
+        segment = int(key)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}: {key!r} is not a segment number 1-6") from None
+    if not 1 <= segment <= SEGMENTS:
+        raise ValueError(f"{name}: {key!r} is not a segment number 1-6")
+    return segment
+
+
+# --- Plans from the clock and the colours -------------------------------------------------
+
+
+def reading_order(clock: Clock) -> list[int]:
+    """Printed segment numbers in the order they are read, from the start segment."""
+    return [(clock.start - 1 + i) % SEGMENTS + 1 for i in range(SEGMENTS)]
+
+
+def rule_params(clock: Clock) -> list[dict[str, Any]]:
+    """The clock's special rules as JSON dicts, the one stable view of any rule kind."""
+    return [rule.to_json() for rule in clock.rules]
+
+
+def _cap(clock: Clock) -> float:
+    return float(clock.cap) if clock.cap is not None else math.inf
+
+
+def shaped_targets(
+    clock: Clock, low: tuple[float, float], high: tuple[float, float], split: int = 3
+) -> tuple[float, ...]:
+    """Targets rising linearly through ``low`` on the first ``split`` segments read and
+    through ``high`` on the rest, then fitted to the clock's value ranges and cap.
+
+    The shape (a few low segments, then high piles) is what worked in the prototypes: low
+    segments take single small cards, the high piles absorb the big ones.
+    """
+    values: list[float] = []
+    for i in range(SEGMENTS):
+        if i < split:
+            a, b, n, k = low[0], low[1], split, i
+        else:
+            a, b, n, k = high[0], high[1], SEGMENTS - split, i - split
+        values.append(a if n == 1 else a + (b - a) * k / (n - 1))
+    return _fit_targets(clock, values)
+
+
+def _fit_targets(clock: Clock, values_in_reading_order: list[float]) -> tuple[float, ...]:
+    ranges = {
+        p["segment"]: (p["min"], p["max"])
+        for p in rule_params(clock)
+        if p.get("kind") == "value_range"
+    }
+    cap = _cap(clock)
+    order = reading_order(clock)
+    by_segment = [0.0] * SEGMENTS
+    previous = 0.0
+    for value, segment in zip(values_in_reading_order, order, strict=True):
+        v = min(value, cap)
+        if segment in ranges:
+            lo, hi = ranges[segment]
+            v = min(max(v, lo), hi)
+        v = max(v, previous)  # keep the targets themselves rising
+        by_segment[segment - 1] = round(v, 1)
+        previous = v
+    return tuple(by_segment)
+
+
+def colour_owners(clock: Clock, seats: Seats) -> dict[int, tuple[int, ...]]:
+    """Give each colour-ruled segment to one seat that holds enough of the needed colours.
+
+    A rule like "segment 1: exactly one Sun" is easy when one named player is responsible
+    and hopeless when everyone may drop a Sun there. We pick the seat holding the most cards
+    of the scarcest needed colour (earliest seat on ties), and spread segments over seats.
+    """
+    owners: dict[int, tuple[int, ...]] = {}
+    load = [0] * seats.players
+    for params in rule_params(clock):
+        if params.get("kind") != "colours":
+            continue
+        sun, moon = int(params["sun"]), int(params["moon"])
+        best: tuple[tuple[int, int, int], int] | None = None
+        for index, seat in enumerate(seats.seats):
+            letters = seat.hand + seat.extra
+            suns, moons = letters.count("S"), letters.count("M")
+            if suns < sun or moons < moon:
+                continue
+            key = (load[index], -(suns if sun >= moon else moons), index)
+            if best is None or key < best[0]:
+                best = (key, index)
+        if best is not None:
+            owners[int(params["segment"])] = (best[1] + 1,)
+            load[best[1]] += 1
+    return owners
+
+
+def baseline_plan(clock: Clock, seats: Seats, face_up: int) -> Plan:
+    """The fixed plan every recommendation is compared with: evenly spaced targets from 4
+    to the cap (or 24), default weights, Seat 1 opens, colour-ruled segments owned.
+
+    ``face_up`` is accepted for symmetry with the search; the baseline's threshold does not
+    depend on it (the budget itself is enforced by the simulator).
+    """
+    del face_up
+    top = min(_cap(clock), 24.0)
+    values = [4 + (top - 4) * i / (SEGMENTS - 1) for i in range(SEGMENTS)]
+    return Plan(targets=_fit_targets(clock, values), owners=colour_owners(clock, seats))
+
+
+def h_plan(clock: Clock, seats: Seats) -> Plan:
+    """The "H" plan of the prototypes: 5, 7, 9 | 17, 20, 23 — the search's starting point."""
+    top = min(_cap(clock), 24.0)
+    scale = top / 24.0
+    return Plan(
+        targets=shaped_targets(clock, (5 * scale, 9 * scale), (17 * scale, 23 * scale)),
+        owners=colour_owners(clock, seats),
+    )

@@ -1,0 +1,284 @@
+"""Silent-play simulation: deal, let plan-following players place in turn, resolve.
+
+Two engines play the same players:
+
+- the **reference** engine (pure Python): builds each player's :class:`~.agents.View`,
+  asks the player for its ranked moves, lets ``rules.referee.check_move`` accept the first
+  legal one, and resolves with ``rules.validate``. It is the specification.
+- the **compiled** engine (``agents_fast``, numba): the same decisions on arrays, tens of
+  thousands of games a second. It models the rule kinds in ``agents.KNOWN_KINDS``; clocks
+  with other kinds fall back to the reference engine.
+
+Deals are drawn uniformly among those with the seats' colours, letter by letter (the same
+law as ``rules.deals.deal_for_colours``), from a numpy generator so that both engines, and
+every plan compared in a search, play exactly the same deals for a given seed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from rules.cards import Card, Colour
+from rules.clock import Clock
+from rules.deals import Deal
+from rules.layout import Layout, Move
+from rules.referee import check_move
+from rules.seats import Seats
+from rules.validate import validate
+
+from .agents import CARDS_IN_PLAY, PublicMove, TableRules, View, rank_moves, rules_for
+from .agents_fast import pack, play_many
+from .plans import Plan
+
+Engine = Literal["auto", "compiled", "reference"]
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class SimResult:
+    pass_rate: float
+    interval: tuple[float, float]  # 95% Wilson score interval
+    games: int
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "pass_rate": round(self.pass_rate, 4),
+            "interval": [round(self.interval[0], 4), round(self.interval[1], 4)],
+            "games": self.games,
+        }
+
+
+def wilson(passed: int, games: int) -> tuple[float, float]:
+    """95% Wilson score interval; sound at 0 and 1, unlike the normal approximation."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = passed / games
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * games)) / (1 + z2 / games)
+    half = Z95 * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / (1 + z2 / games)
+    # At 0 or all passes the bound is exactly 0 or 1; say so rather than 3e-18.
+    low = 0.0 if passed == 0 else max(0.0, centre - half)
+    high = 1.0 if passed == games else min(1.0, centre + half)
+    return (low, high)
+
+
+# --- Deals ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Slots:
+    """Where each of the 12 dealt cards sits: every seat's hand, then every seat's set of 2
+    (the order of ``deal_for_colours``)."""
+
+    colour: npt.NDArray[np.int64]  # 0 Sun, 1 Moon
+    seat: npt.NDArray[np.int64]
+    extra: npt.NDArray[np.int64]
+
+
+def slots_for(seats: Seats) -> Slots:
+    colour, seat, extra = [], [], []
+    for is_extra in (0, 1):
+        for index, s in enumerate(seats.seats):
+            for letter in s.extra if is_extra else s.hand:
+                colour.append(0 if letter == "S" else 1)
+                seat.append(index)
+                extra.append(is_extra)
+    return Slots(
+        np.array(colour, dtype=np.int64),
+        np.array(seat, dtype=np.int64),
+        np.array(extra, dtype=np.int64),
+    )
+
+
+def draw_values(seats: Seats, games: int, seed: int) -> npt.NDArray[np.int64]:
+    """Card values per slot, [games, 12]: each game takes a uniformly random ordered
+    selection of distinct Sun values for the Sun slots and of Moon values for the Moon
+    slots, so every deal with these colours is equally likely."""
+    slots = slots_for(seats)
+    rng = np.random.default_rng(seed)
+    sun_perm = np.argsort(rng.random((games, 12)), axis=1) + 1
+    moon_perm = np.argsort(rng.random((games, 12)), axis=1) + 1
+    values = np.empty((games, CARDS_IN_PLAY), dtype=np.int64)
+    sun_slots = np.flatnonzero(slots.colour == 0)
+    moon_slots = np.flatnonzero(slots.colour == 1)
+    values[:, sun_slots] = sun_perm[:, : len(sun_slots)]
+    values[:, moon_slots] = moon_perm[:, : len(moon_slots)]
+    return values
+
+
+def deal_of(seats: Seats, values: npt.NDArray[np.int64]) -> Deal:
+    """One row of ``draw_values`` as a rules.deals.Deal."""
+    slots = slots_for(seats)
+    hands: list[list[Card]] = [[] for _ in seats.seats]
+    extras: list[list[Card]] = [[] for _ in seats.seats]
+    for i in range(CARDS_IN_PLAY):
+        colour = Colour.SUN if slots.colour[i] == 0 else Colour.MOON
+        card = Card(colour, int(values[i]))
+        (extras if slots.extra[i] else hands)[int(slots.seat[i])].append(card)
+    return Deal(tuple(tuple(h) for h in hands), tuple(tuple(e) for e in extras))
+
+
+# --- The reference engine ------------------------------------------------------------------
+
+Player = Callable[[View], list[Move]]
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    moves: tuple[Move, ...]
+    seats: tuple[int, ...]  # who placed each move
+    passed: bool
+
+
+class IllegalPlay(RuntimeError):
+    """A simulated player offered no move the referee accepts (a player bug)."""
+
+
+def play_reference(
+    clock: Clock,
+    seats: Seats,
+    plan: Plan,
+    face_up: int,
+    deal: Deal,
+    player: Player = rank_moves,
+) -> GameRecord:
+    """Play one deal silently; ``player`` sees only the View it is handed."""
+    players = seats.players
+    rules = rules_for(clock, seats, plan)
+    hands = [list(h) for h in deal.hands]
+    moves: list[Move] = []
+    placers: list[int] = []
+    public: list[PublicMove] = []
+    face_up_left = face_up
+    for t in range(CARDS_IN_PLAY):
+        if players == 2 and t == 4:
+            # Each player has placed two cards: the sets of 2 join the hands now.
+            for index in range(players):
+                hands[index].extend(deal.extras[index])
+        seat = (rules.opener + t) % players
+        view = View(
+            seat=seat,
+            clock=clock,
+            seats=seats,
+            plan=plan,
+            hand=tuple(hands[seat]),
+            board=tuple(public),
+            own_cards=tuple(
+                m.card if s == seat else None for m, s in zip(moves, placers, strict=True)
+            ),
+            face_up_left=face_up_left,
+        )
+        move = _first_legal(
+            clock, seats, moves, player(view), seat, hands[seat], face_up, rules.opener
+        )
+        moves.append(move)
+        placers.append(seat)
+        hands[seat].remove(move.card)
+        if move.face_up:
+            face_up_left -= 1
+        public.append(
+            PublicMove(
+                seat=seat,
+                segment=move.segment,
+                colour=move.card.colour,
+                face_up=move.face_up,
+                value=move.card.value if move.face_up else None,
+            )
+        )
+    verdict = validate(clock, Layout.from_moves(moves))
+    return GameRecord(tuple(moves), tuple(placers), verdict.passed)
+
+
+def _first_legal(
+    clock: Clock,
+    seats: Seats,
+    moves: list[Move],
+    ranked: list[Move],
+    seat: int,
+    hand: list[Card],
+    face_up: int,
+    opener: int,
+) -> Move:
+    for move in ranked:
+        # The referee knows only the colours (Seats), so the simulator itself makes sure
+        # the card really is in this player's hand.
+        if move.card not in hand:
+            continue
+        reason = check_move(
+            clock, seats, tuple(moves), move, seat, opener=opener, face_up_budget=face_up
+        )
+        if reason is None:
+            return move
+    raise IllegalPlay(f"seat {seat + 1} offered no legal move")
+
+
+# --- Both engines --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Outcomes of many games, with every move (for comparing engines)."""
+
+    passed: npt.NDArray[np.bool_]
+    moves: npt.NDArray[np.int64]  # [games, 12, 4]: seat, slot, position, face_up
+
+
+def play_compiled(
+    rules: TableRules, seats: Seats, values: npt.NDArray[np.int64], face_up: int
+) -> Batch:
+    slots = slots_for(seats)
+    table = pack(rules)
+    moves = np.zeros((values.shape[0], CARDS_IN_PLAY, 4), dtype=np.int64)
+    passed = play_many(
+        np.ascontiguousarray(values), slots.colour, slots.seat, slots.extra,
+        table.ints, table.floats, table.allowed, table.scalars, table.info,
+        face_up, moves,
+    )  # fmt: skip
+    return Batch(passed, moves)
+
+
+def pass_count(
+    clock: Clock,
+    seats: Seats,
+    plan: Plan,
+    face_up: int,
+    values: npt.NDArray[np.int64],
+    engine: Engine = "auto",
+) -> int:
+    """How many of the given deals the plan passes."""
+    rules = rules_for(clock, seats, plan)
+    if engine == "compiled" or (engine == "auto" and rules.compiled_ok):
+        if not rules.compiled_ok:
+            raise ValueError("the compiled engine does not model every rule of this clock")
+        return int(play_compiled(rules, seats, values, face_up).passed.sum())
+    return sum(
+        play_reference(clock, seats, plan, face_up, deal_of(seats, row)).passed for row in values
+    )
+
+
+def simulate(
+    clock: Clock,
+    seats: Seats,
+    plan: Plan,
+    face_up: int,
+    games: int,
+    seed: int,
+    engine: Engine = "auto",
+) -> SimResult:
+    """Play ``games`` deals consistent with the seats' colours silently with ``plan``.
+
+    Deterministic under ``seed``. ``face_up`` is the group's budget of face-up cards.
+    """
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    if not 0 <= face_up <= seats.players + 3:
+        raise ValueError(f"face_up must be 0..{seats.players + 3}, not {face_up}")
+    values = draw_values(seats, games, seed)
+    passed = pass_count(clock, seats, plan, face_up, values, engine)
+    return SimResult(passed / games, wilson(passed, games), games)
