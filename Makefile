@@ -7,14 +7,19 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install run test lint format messages clean bench
 
-install: $(STAMP)
+MO := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
+
+install: $(STAMP) $(MO)
+
+# Compiled translations are not committed; rebuilt whenever a .po file changes.
+%.mo: %.po $(STAMP)
+	$(BIN)/python scripts/sync_messages.py --compile
 
 # Rebuilt only when the lock file (or pyproject) changes, so a second `make install` is instant.
 $(STAMP): requirements.lock pyproject.toml
 	@py=$$(scripts/find-python.sh) || exit 1; \
 	  if [ ! -x $(BIN)/python ]; then echo "Creating $(VENV) with $$py"; "$$py" -m venv $(VENV); fi
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
-	$(BIN)/python manage.py compilemessages --ignore=.venv -v 0
 	@touch $(STAMP)
 
 run: install
@@ -31,11 +36,11 @@ format: install
 
 test: lint
 	$(BIN)/python manage.py makemigrations --check --dry-run -v 1
-	$(BIN)/pytest
+	TIMEKEEPER_VAR_DIR=$(CURDIR)/var/test $(BIN)/pytest
 
+# Refresh the .po files from the code and fill them from locale/src/*.json.
 messages: install
-	$(BIN)/python manage.py makemessages -l en -l nl -l ja --ignore=.venv --ignore=var
-	$(BIN)/python manage.py compilemessages --ignore=.venv
+	$(BIN)/python scripts/sync_messages.py
 
 bench: install
 	$(BIN)/python -m solver.bench

@@ -30,20 +30,20 @@ class Heartbeat(bootsteps.StartStopStep):
     def start(self, worker: Any) -> None:
         from django.conf import settings
 
-        from ops.heartbeat import beat
+        from ops.heartbeat import worker_beat
 
-        beat(worker.hostname)
+        worker_beat(worker.hostname)
         self.tref = worker.timer.call_repeatedly(
-            settings.WORKER_HEARTBEAT_SECONDS, beat, (worker.hostname,), priority=10
+            settings.WORKER_HEARTBEAT_SECONDS, worker_beat, (worker.hostname,), priority=10
         )
 
     def stop(self, worker: Any) -> None:
-        from ops.heartbeat import forget
+        from ops.heartbeat import worker_forget
 
         if self.tref is not None:
             self.tref.cancel()
             self.tref = None
-        forget(worker.hostname)
+        worker_forget(worker.hostname)
 
 
 app.steps["worker"].add(Heartbeat)

@@ -127,6 +127,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns about a missing folder
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -140,15 +141,22 @@ STORAGES = {
 }
 
 # E-mail (password reset, invitations): console by default, SMTP when EMAIL_HOST is set.
-EMAIL_HOST = env_str("EMAIL_HOST", "")
-if EMAIL_HOST:
-    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1, maximum=65535)
-    EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
-    EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
-    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+_email_host = env_str("EMAIL_HOST", "" if DEBUG else "localhost")
+if _email_host:
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": _email_host,
+                "port": env_int("EMAIL_PORT", 587, minimum=1, maximum=65535),
+                "username": env_str("EMAIL_HOST_USER", ""),
+                "password": env_str("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": env_bool("EMAIL_USE_TLS", True),
+            },
+        }
+    }
 else:
-    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "timekeeper@localhost")
 
 # Security: strict by default in production so `manage.py check --deploy` passes.

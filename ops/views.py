@@ -31,8 +31,12 @@ def _broker_ok() -> bool:
         folder = str(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"])
         return os.path.isdir(folder) and os.access(folder, os.W_OK)
     try:
-        with celery_app.connection_for_write() as conn:
+        with celery_app.connection_for_write(url=settings.CELERY_BROKER_URL) as conn:
             conn.ensure_connection(max_retries=1, interval_start=0, timeout=2)
+            # Virtual transports (Redis) connect lazily: ask the server itself.
+            client = getattr(conn.default_channel, "client", None)
+            if client is not None and hasattr(client, "ping"):
+                client.ping()
         return True
     except Exception:  # kombu raises many kinds (OSError, OperationalError, …)
         logger.warning("healthz: broker unavailable", exc_info=True)

@@ -1,0 +1,79 @@
+import pytest
+from django.contrib.auth.models import User
+from django.core import mail
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_signs_up_and_logs_in(client: Client) -> None:
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "zoe", "password1": "tick-tock-clock-42", "password2": "tick-tock-clock-42"},
+    )
+    assert response.status_code == 302
+    assert User.objects.filter(username="zoe").exists()
+    assert client.get("/").status_code == 200
+
+
+def test_signup_shows_form_errors(client: Client) -> None:
+    response = client.post(
+        "/accounts/signup/", {"username": "zoe", "password1": "a", "password2": "b"}
+    )
+    assert response.status_code == 200
+    assert b"errorlist" in response.content
+    assert not User.objects.filter(username="zoe").exists()
+
+
+def test_login_and_logout(client: Client, alice: User) -> None:
+    response = client.post("/accounts/login/", {"username": "alice", "password": "password"})
+    assert response.status_code == 302
+    assert client.get("/").status_code == 200
+    assert client.post("/accounts/logout/").status_code == 302
+    assert client.get("/").status_code == 302
+
+
+def test_logout_needs_post(client: Client, alice: User) -> None:
+    client.force_login(alice)
+    assert client.get("/accounts/logout/").status_code == 405
+
+
+def test_dashboard_needs_login(client: Client) -> None:
+    response = client.get("/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_password_reset_sends_a_link(client: Client, alice: User) -> None:
+    response = client.post("/accounts/password_reset/", {"email": "alice@example.org"})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    assert "/accounts/reset/" in mail.outbox[0].body
+
+
+def test_password_change(client: Client, alice: User) -> None:
+    client.force_login(alice)
+    response = client.post(
+        "/accounts/password_change/",
+        {
+            "old_password": "password",
+            "new_password1": "sun-and-moon-2026",
+            "new_password2": "sun-and-moon-2026",
+        },
+    )
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password("sun-and-moon-2026")
+
+
+def test_language_switcher_serves_dutch_and_japanese(client: Client) -> None:
+    client.post("/i18n/setlang/", {"language": "ja", "next": "/accounts/login/"})
+    assert "ログイン".encode() in client.get("/accounts/login/").content
+    client.post("/i18n/setlang/", {"language": "nl", "next": "/accounts/login/"})
+    assert b"Inloggen" in client.get("/accounts/login/").content
+
+
+def test_htmx_is_served_from_our_static_files(client: Client) -> None:
+    page = client.get("/accounts/login/").content.decode()
+    assert "/static/vendor/htmx-2.0.11.min.js" in page
+    assert "https://" not in page.split("<body")[0]
