@@ -1,0 +1,62 @@
+"""Browser tests: Playwright driving Debian's Chromium against pytest-django's live_server.
+
+Never a downloaded browser: /usr/bin/chromium (`apt-get install chromium`; .ci/run does it).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+# Screenshots land here for people to look at; CI keeps them as artefacts of the run.
+SCREENS = Path(
+    os.environ.get("TIMEKEEPER_SCREENS", Path(__file__).resolve().parents[2] / "var" / "screens")
+)
+
+# Playwright's sync API runs an event loop in the test thread; the ORM calls the tests make
+# between browser steps are still synchronous, so tell Django that is intended here.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=PHONE, locale="en-GB")
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def screenshot() -> Callable[[Any, str], Path]:
+    """screenshot(page, name) saves var/screens/<name>.png (full page) and returns the path."""
+
+    def _shot(page: Any, name: str) -> Path:
+        SCREENS.mkdir(parents=True, exist_ok=True)
+        path = SCREENS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return _shot
