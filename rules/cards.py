@@ -69,6 +69,11 @@ def parse_card(text: str) -> Card:
             f"{stripped!r} is not a card: the colour is S (Sun) or M (Moon), like S7 or M12.",
             "card",
         )
+    if digits.startswith("0") and 1 <= int(digits) <= 12:
+        raise RulesError(
+            f"{stripped!r} is not a card: write the value without a leading zero, like S7.",
+            "card",
+        )
     raise RulesError(f"{stripped!r} is not a card: values go from 1 to 12.", "card")
 
 

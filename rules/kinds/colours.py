@@ -12,20 +12,24 @@ from rules.kinds.base import Count, Resolution, Rule, Segment, register
 
 
 def colour_counts(suns: int, moons: int, lang: str) -> str:
-    """'1 Sun card and no Moon card' in ``lang``."""
-    if lang == "nl":
-
-        def nl(count: int, noun: str) -> str:
-            return f"geen {noun}" if count == 0 else f"{count} {noun}{'en' if count > 1 else ''}"
-
-        return f"{nl(suns, 'zonkaart')} en {nl(moons, 'maankaart')}"
+    """'1 Sun card and no Moon card', '2 Moon cards and no Sun card', 'no card' in ``lang``;
+    colours present come first, so the sentence reads naturally."""
     if lang == "ja":
-        return f"太陽カード{suns}枚と月カード{moons}枚"
-
-    def en(count: int, noun: str) -> str:
-        return f"no {noun}" if count == 0 else f"{count} {noun}{'s' if count > 1 else ''}"
-
-    return f"{en(suns, 'Sun card')} and {en(moons, 'Moon card')}"
+        return f"太陽カード{suns}枚と月カード{moons}枚" if suns + moons else "カード0枚"
+    if lang == "nl":
+        nouns, none, joiner, plural = ("zonkaart", "maankaart"), "geen kaart", " en ", "en"
+    else:
+        nouns, none, joiner, plural = ("Sun card", "Moon card"), "no card", " and ", "s"
+    if suns + moons == 0:
+        return none
+    parts = [(suns, nouns[0]), (moons, nouns[1])]
+    parts.sort(key=lambda part: part[0] == 0)  # stable: present colours first
+    zero = "geen" if lang == "nl" else "no"
+    words = [
+        f"{zero} {noun}" if count == 0 else f"{count} {noun}{plural if count > 1 else ''}"
+        for count, noun in parts
+    ]
+    return joiner.join(words)
 
 
 @register

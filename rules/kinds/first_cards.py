@@ -26,20 +26,21 @@ class FirstCards(Rule):
     restricts_placement = True
     wording = {
         "en": "The group's first card must go to segment {a} and its second card to segment {b}.",
-        "nl": "De eerste kaart van de groep moet bij segment {a} en de tweede bij segment {b}.",
+        "nl": "De eerste kaart die de groep speelt, moet bij segment {a} liggen en de tweede "
+        "bij segment {b}.",
         "ja": "グループが最初に置くカードは第{a}区画に、2枚目は第{b}区画に置かなければなりません。",
     }
     broken = {
         "en": "The group's {nth} card must go to segment {wanted}, but it went to segment "
         "{actual}.",
-        "nl": "De {nth} kaart van de groep moet bij segment {wanted}, maar ging naar segment "
-        "{actual}.",
+        "nl": "De {nth} kaart van de groep moet bij segment {wanted} liggen, maar ligt bij "
+        "segment {actual}.",
         "ja": "グループの{nth}のカードは第{wanted}区画に置かなければなりませんが、"
         "第{actual}区画に置かれました。",
     }
     refused = {
         "en": "The group's {nth} card must go to segment {wanted}.",
-        "nl": "De {nth} kaart van de groep moet bij segment {wanted}.",
+        "nl": "De {nth} kaart van de groep moet bij segment {wanted} liggen.",
         "ja": "グループの{nth}のカードは第{wanted}区画に置かなければなりません。",
     }
 

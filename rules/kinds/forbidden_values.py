@@ -14,7 +14,7 @@ def _alternatives(values: tuple[int, ...], lang: str) -> str:
     """'7', '3 or 7', '3, 5 or 7' in ``lang``."""
     parts = [str(value) for value in values]
     if lang == "ja":
-        return "、".join(parts)
+        return "または".join(parts)
     word = " of " if lang == "nl" else " or "
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + word + parts[-1]
 

@@ -24,14 +24,17 @@ _NOUNS = {
     "M": {"en": "Moon", "nl": "maan", "ja": "月"},
 }
 _MIXED = {
-    "en": "{rule} But it holds both Sun and Moon cards.",
-    "nl": "{rule} Maar er liggen zon- en maankaarten.",
-    "ja": "{rule}しかし太陽カードと月カードが混ざっています。",
+    "en": "All cards at segment {segment} must be of one colour, but it holds both Sun and "
+    "Moon cards.",
+    "nl": "Alle kaarten bij segment {segment} moeten dezelfde kleur hebben, maar er liggen zon- "
+    "én maankaarten.",
+    "ja": "第{segment}区画のカードはすべて同じ色でなければなりませんが、"
+    "太陽カードと月カードが混ざっています。",
 }
 _OTHER = {
-    "en": "{rule} But it holds {card}.",
-    "nl": "{rule} Maar er ligt {card}.",
-    "ja": "{rule}しかし{card}があります。",
+    "en": "All cards at segment {segment} must be {noun} cards, but {card} is there.",
+    "nl": "Alle kaarten bij segment {segment} moeten {noun}kaarten zijn, maar {card} ligt er.",
+    "ja": "第{segment}区画のカードはすべて{noun}カードでなければなりませんが、{card}があります。",
 }
 
 
@@ -58,12 +61,12 @@ class SingleColour(Rule):
         return say(_GIVEN, lang, segment=self.segment, noun=noun)
 
     def explain(self, resolution: Resolution, lang: str) -> str:
-        rule = self.describe(lang)
         group = resolution.layout.segments[self.segment - 1]
         if self.colour is None:
-            return say(_MIXED, lang, rule=rule)
+            return say(_MIXED, lang, segment=self.segment)
         other = next(card for card in group if card.colour.value != self.colour)
-        return say(_OTHER, lang, rule=rule, card=other)
+        noun = say(_NOUNS[self.colour], lang)
+        return say(_OTHER, lang, segment=self.segment, noun=noun, card=other)
 
     def label(self) -> str:
         return self.colour or "S/M"

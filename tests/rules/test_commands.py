@@ -142,14 +142,7 @@ def test_from_the_shell_bad_input_is_one_line_on_stderr_without_traceback() -> N
         "CommandError: 'S13' is not a card: values go from 1 to 12."
     ]
     assert "Traceback" not in bad.stderr
-    passed = subprocess.run(
-        [*command, "1-2", PASSING, "--json"], cwd=ROOT, env=env, capture_output=True, text=True
-    )
-    assert passed.returncode == 0 and json.loads(passed.stdout)["passed"] is True
-    failed = subprocess.run(
-        [*command, "4-1", FAILING], cwd=ROOT, env=env, capture_output=True, text=True
-    )
-    assert failed.returncode == 1 and failed.stdout.startswith("Failed.")
+    # Exit statuses 0 and 1 go through the same sys.exit path, tested in-process above.
 
 
 def test_clocks_lists_the_catalogue() -> None:
