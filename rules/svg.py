@@ -139,6 +139,11 @@ def clock_svg(
     ]
     for segment in range(1, 7):
         parts.append(_segment(clock, segment, layout, lang, by_segment, target_values))
+    # The start segment's outline last, so its neighbours' strokes do not cover it.
+    parts.append(
+        f'<path d="{_sector(clock.start)}" fill="none" stroke="#5b4a2f" stroke-width="3" '
+        'class="start-outline"/>'
+    )
     parts.append(_centre(clock, lang, by_segment.get(None, [])))
     parts.append("</svg>")
     return "".join(parts)
@@ -172,66 +177,74 @@ def _segment(
         f'<g class="segment{" start" if is_start else ""}" data-segment="{segment}">',
         f"<title>{escape('; '.join(about))}</title>",
         f'<path d="{_sector(segment)}" fill="{_FILLS[segment % 2]}" stroke="#5b4a2f" '
-        f'stroke-width="{2.5 if is_start else 1}"/>',
-        _text(_xy(90, middle), str(segment), 10, ' font-weight="700" fill="#5b4a2f"'),
+        'stroke-width="1"/>',
+        _text(_xy(88, middle), str(segment), 10, ' font-weight="700" fill="#5b4a2f"'),
         "</g>",
     ]
-    # Rule badges along the arc, spread around the segment's middle.
-    spread = 16.0
+    # Rule symbols sit on the rim of their segment, as printed on the clocks.
+    spread = 15.0
     for index, (label, title, kind) in enumerate(badges):
         angle = middle + (index - (len(badges) - 1) / 2) * spread
-        x, y = _point(74, angle)
+        x, y = _point(110, angle)
         out.append(_badge(x, y, 8, label, title, kind))
+    lines = _lines(layout, segment, targets)
+    if lines:
+        # Stacked vertically around one anchor, so side segments read as well as top ones.
+        x, y = _point(60, middle)
+        top = y - (len(lines) - 1) * 3.6
+        for row, line in enumerate(lines):
+            out.append(
+                f'<text x="{x:.1f}" y="{top + row * 7.2:.1f}" text-anchor="middle" '
+                f'dominant-baseline="central" {line}</text>'
+            )
+    return "".join(out)
+
+
+def _lines(layout: Layout | None, segment: int, targets: Mapping[int, float]) -> list[str]:
+    """The text lines of a segment (attributes after ``<text ...`` and content): its cards,
+    three a line, Sun and Moon in their inks and face-up cards bold and underlined; its
+    sum; its target."""
+    lines = []
     if layout is not None:
-        out.append(_cards(layout, segment, middle))
+        group = layout.segments[segment - 1]
+        for start in range(0, len(group), 3):
+            spans = []
+            for card in group[start : start + 3]:
+                ink = _SUN_INK if card.colour is Colour.SUN else _MOON_INK
+                face_up = card in layout.face_up
+                weight = ' font-weight="700" text-decoration="underline"' if face_up else ""
+                spans.append(f'<tspan fill="{ink}"{weight}>{escape(str(card))}</tspan>')
+            lines.append(f'font-size="6">{" ".join(spans)}')
+        lines.append(f'font-size="7" font-weight="700" class="sum">Σ{layout.sums[segment - 1]}')
     if segment in targets:
-        out.append(_text(_xy(42, middle), f"→{_number(targets[segment])}", 6.5, ' fill="#5b4a2f"'))
-    return "".join(out)
-
-
-def _cards(layout: Layout, segment: int, middle: float) -> str:
-    group = layout.segments[segment - 1]
-    lines = [group[i : i + 3] for i in range(0, len(group), 3)] or [()]
-    out = []
-    for row, cards in enumerate(lines[:4]):
-        spans = []
-        for card in cards:
-            ink = _SUN_INK if card.colour is Colour.SUN else _MOON_INK
-            face_up = card in layout.face_up
-            weight = ' font-weight="700" text-decoration="underline"' if face_up else ""
-            spans.append(f'<tspan fill="{ink}"{weight}>{escape(str(card))}</tspan>')
-        x, y = _point(60 - row * 7, middle)
-        out.append(
-            f'<text x="{x:.1f}" y="{y:.1f}" font-size="6" text-anchor="middle" '
-            f'dominant-baseline="central">{" ".join(spans)}</text>'
-        )
-    x, y = _point(60 - len(lines[:4]) * 7, middle)
-    out.append(
-        f'<text x="{x:.1f}" y="{y:.1f}" font-size="7" font-weight="700" text-anchor="middle" '
-        f'dominant-baseline="central" class="sum">Σ{layout.sums[segment - 1]}</text>'
-    )
-    return "".join(out)
+        lines.append(f'font-size="6" fill="#5b4a2f" class="target">→{_number(targets[segment])}')
+    return lines
 
 
 def _centre(clock: Clock, lang: str, badges: list[tuple[str, str, str]]) -> str:
-    start_angle = (clock.start - 1) * 60.0 + 30.0
-    tip = _point(INNER - 2, start_angle)
-    left = _point(22, start_angle - 12)
-    right = _point(22, start_angle + 12)
+    angle = (clock.start - 1) * 60.0 + 30.0
+    tip = _point(INNER - 1, angle)
+    base = _point(INNER - 9, angle)
+    left, right = _point(INNER - 11, angle - 9), _point(INNER - 11, angle + 9)
     out = [
         f'<circle cx="0" cy="0" r="{INNER:.0f}" fill="#fffdf8" stroke="#5b4a2f" stroke-width="1"/>',
         '<g class="hand"><title>'
         + escape(say(_WORDS["start"], lang, n=clock.start))
         + "</title>"
+        + f'<line x1="0" y1="0" x2="{base[0]:.1f}" y2="{base[1]:.1f}" stroke="#5b4a2f" '
+        'stroke-width="2.5" stroke-linecap="round"/>'
         + f'<polygon points="{tip[0]:.1f},{tip[1]:.1f} {left[0]:.1f},{left[1]:.1f} '
-        f'{right[0]:.1f},{right[1]:.1f}" fill="#5b4a2f"/></g>',
+        f'{right[0]:.1f},{right[1]:.1f}" fill="#5b4a2f"/>'
+        + '<circle cx="0" cy="0" r="3" fill="#5b4a2f"/></g>',
     ]
     extra: list[tuple[str, str, str]] = list(badges)
     if clock.cap is None:
         extra.append(("∞", say(_WORDS["no_cap"], lang), "no_cap"))
     if not clock.transcribed:
         extra.append(("?", say(_WORDS["unknown"], lang), "unknown"))
-    for index, (label, title, kind) in enumerate(extra[:5]):
-        offset = (index - (min(len(extra), 5) - 1) / 2) * 13
-        out.append(_badge(offset, 0, 6, label, title, kind))
+    # Centre symbols on a small arc facing away from the hand, so neither hides the other.
+    shown = extra[:5]
+    for index, (label, title, kind) in enumerate(shown):
+        x, y = _point(19, angle + 180 + (index - (len(shown) - 1) / 2) * 40)
+        out.append(_badge(x, y, 6.5, label, title, kind))
     return "".join(out)
