@@ -181,13 +181,15 @@ def recommend(
     progress: Progress | None = None,
     base_rules: bool = False,
     odds_samples: int | None = None,
+    compute_odds: bool = True,
 ) -> HintResult:
     """Search for the plan with the best simulated pass rate (see the module docstring).
 
     ``effort`` scales the number of simulated games (1.0: a few seconds). ``progress`` is
     called often (several times a second) with a percentage, a stage and the best result so
     far. ``base_rules`` plays an untranscribed clock under the base rules only; without it
-    an untranscribed clock is a ValueError. Deterministic under ``seed``.
+    an untranscribed clock is a ValueError. ``odds_samples`` asks for sampled rather than
+    exact odds; ``compute_odds=False`` leaves them out (None). Deterministic under ``seed``.
     """
     if not clock.transcribed:
         if not base_rules:
@@ -269,7 +271,7 @@ def recommend(
         # never recommend something that did worse than the fixed plan on the honest test.
         winner, won = baseline, base_won
     report(98, "odds", best)
-    odds = _odds(clock, seats, seed, odds_samples)
+    odds = _odds(clock, seats, seed, odds_samples, report, best) if compute_odds else None
     result = HintResult(
         plan=winner,
         pass_rate=won / n,
@@ -284,13 +286,26 @@ def recommend(
     return result
 
 
-def _odds(clock: Clock, seats: Seats, seed: int, samples: int | None) -> float | None:
-    # TODO(play helper): replace with solver.core.odds.odds once the oracle helper lands it.
+def _odds(
+    clock: Clock,
+    seats: Seats,
+    seed: int,
+    samples: int | None,
+    report: Progress,
+    best: HintResult | None,
+) -> float | None:
+    """The perfect-information odds (the oracle helper's ``odds``), or None when the clock
+    has a rule kind the oracle does not know: the hint is still worth giving."""
+    from .odds import odds  # imported late: only a finished search needs the oracle
+
+    def forward(percent: int, stage: str) -> None:
+        # The odds are the last few percent of the job.
+        report(98 + min(1, percent // 50), f"odds: {stage}", best)
+
     try:
-        from . import odds as odds_module  # type: ignore[attr-defined]
-    except ImportError:
+        return float(odds(clock, seats, samples=samples, seed=seed, progress=forward).odds)
+    except ValueError:
         return None
-    return float(odds_module.odds(clock, seats, samples=samples, seed=seed).odds)
 
 
 __all__ = ["HintResult", "recommend", "baseline_plan", "h_plan"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -282,3 +282,44 @@ def simulate(
     values = draw_values(seats, games, seed)
     passed = pass_count(clock, seats, plan, face_up, values, engine)
     return SimResult(passed / games, wilson(passed, games), games)
+
+
+# --- Inputs shared by the hint and simulate commands (and any API) -------------------------
+
+
+def table_from_arguments(
+    clock_id: str | None,
+    clock_file: str | None,
+    colours: str,
+    face_up: int | None,
+    base_rules: bool = False,
+) -> tuple[Clock, Seats, int]:
+    """The clock, the seats and the face-up budget a command line names.
+
+    ValueError with one sentence for anything wrong: an unknown clock, a clock file that
+    is not a clock, colours that are not a table, a face-up budget outside 0..players+3, and
+    an untranscribed clock unless ``base_rules`` (play it under the base rules only).
+    """
+    # Imported here: the Django-free callers of this module never need the inputs layer.
+    from rules.errors import RulesError
+    from rules.inputs import clock_from_argument
+    from rules.seats import parse_colours
+
+    try:
+        clock = clock_from_argument(clock_id, clock_file)
+        seats = parse_colours(colours)
+    except RulesError as error:
+        raise ValueError(error.message) from None
+    if not clock.transcribed:
+        if not base_rules:
+            raise ValueError(
+                f"Clock {clock.name} is not transcribed yet: its special rules are unknown. "
+                "Transcribe it (--clock-file), or add --base-rules to use the base rules only."
+            )
+        clock = replace(clock, rules=(), transcribed=True)
+    budget = seats.players if face_up is None else face_up
+    if not 0 <= budget <= seats.players + 3:
+        raise ValueError(
+            f"--face-up must be 0..{seats.players + 3} with {seats.players} players, not {budget}."
+        )
+    return clock, seats, budget

@@ -46,8 +46,10 @@ _T: dict[str, dict[str, str]] = {
         "nl": "{who} neemt segment {s}; verder speelt niemand daar.",
         "ja": "区画{s}は{who}が担当。他の人は置きません。",
     },
-    "suns": {"en": "{n} Sun(s)", "nl": "{n} zon(nen)", "ja": "太陽{n}枚"},
-    "moons": {"en": "{n} Moon(s)", "nl": "{n} maan/manen", "ja": "月{n}枚"},
+    "suns": {"en": "{n} Suns", "nl": "{n} zonnen", "ja": "太陽{n}枚"},
+    "sun": {"en": "one Sun", "nl": "één zon", "ja": "太陽1枚"},
+    "moons": {"en": "{n} Moons", "nl": "{n} manen", "ja": "月{n}枚"},
+    "moon": {"en": "one Moon", "nl": "één maan", "ja": "月1枚"},
     "exactly": {"en": "exactly {what}", "nl": "precies {what}", "ja": "ちょうど{what}"},
     "count": {
         "en": "Segment {s} takes exactly {n} cards.",
@@ -91,10 +93,10 @@ _T: dict[str, dict[str, str]] = {
         "ja": "序盤は空いている区画にまず1枚ずつ置きます。",
     },
     "face_up": {
-        "en": "We have {n} face-up card(s): play one face up when its value is {k} or more away "
+        "en": "We may play {n} face up: play a card face up when its value is {k} or more away "
         "from what we would read into it.",
-        "nl": "We hebben {n} open kaart(en): speel er een open als de waarde {k} of meer afwijkt "
-        "van wat we erin zouden lezen.",
+        "nl": "We mogen er {n} open spelen: speel een kaart open als de waarde {k} of meer "
+        "afwijkt van wat we erin zouden lezen.",
         "ja": "表向きは{n}枚まで。読み取られる値と{k}以上ずれるカードを表向きに置きます。",
     },
     "band": {
@@ -186,9 +188,9 @@ def plan_words(
 def _colours_phrase(suns: int, moons: int, lang: str) -> str:
     parts = []
     if suns:
-        parts.append(say("suns", lang, n=suns))
+        parts.append(say("sun", lang) if suns == 1 else say("suns", lang, n=suns))
     if moons:
-        parts.append(say("moons", lang, n=moons))
+        parts.append(say("moon", lang) if moons == 1 else say("moons", lang, n=moons))
     return _join(parts, lang)
 
 

@@ -17,7 +17,7 @@ THREE = parse_colours("SSMM/SMSM/MMSS")
 def test_shaped_targets_are_said_as_low_then_high() -> None:
     words = plan_words(h_plan(CLOCK, THREE), CLOCK, THREE, 3, "en")
     assert words.startswith("Aim for about 5, 7, 9, then 17, 20 and 23.")
-    assert "We have 3 face-up card(s)" in words
+    assert "We may play 3 face up" in words
     assert "Seat 1 opens." in words
 
 
@@ -31,7 +31,7 @@ def test_the_owner_of_a_colour_rule_is_told_by_name() -> None:
     seats = parse_colours("MMMM/SSMM/MMSS")
     plan = baseline_plan(clock, seats, 3)
     words = plan_words(plan, clock, seats, 3, "en", names=["Ann", "Bea", "Cas"])
-    assert "Bea, you hold 2 Sun(s): segment 1 is yours (exactly 1 Sun(s))" in words
+    assert "Bea, you hold 2 Suns: segment 1 is yours (exactly one Sun)" in words
     assert "Segment 6 takes exactly 3 cards." in words
 
 

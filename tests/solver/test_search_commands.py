@@ -1,0 +1,128 @@
+"""``manage.py hint`` and ``manage.py simulate``: output shape and exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+import solver.core.search
+
+COLOURS = "SSMM/SMSM/MMSS"
+
+
+@pytest.fixture(autouse=True)
+def _quick(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The commands' own behaviour is under test here, not the search's quality or the odds
+    # (tested by their owners): keep each call to a fraction of a second.
+    real = solver.core.search.recommend
+
+    def quick(*args: object, **kwargs: object) -> solver.core.search.HintResult:
+        kwargs["effort"] = 0.05
+        kwargs["compute_odds"] = False
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("solver.management.commands.hint.recommend", quick)
+
+
+def _run(*args: str) -> str:
+    out = StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+def test_hint_json_has_the_public_keys() -> None:
+    data = json.loads(_run("hint", "1-1", "--colours", COLOURS, "--json"))
+    assert set(data) == {"plan", "pass_rate", "interval", "baseline_rate", "odds", "games", "words"}
+    assert data["plan"]["owners"] == {"1": [1]}
+    assert data["words"].startswith("Aim for about")
+
+
+def test_hint_speaks_dutch_and_says_the_rates_in_text() -> None:
+    text = _run("hint", "1-1", "--colours", COLOURS, "--lang", "nl")
+    assert text.startswith("Mik op")
+    assert "Pass rate" in text
+
+
+def test_hint_is_deterministic_under_a_seed() -> None:
+    args = ("hint", "1-1", "--colours", COLOURS, "--json", "--seed", "3")
+    assert _run(*args) == _run(*args)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["9-9", "--colours", COLOURS], "Unknown clock"),
+        (["2-1", "--colours", COLOURS], "not transcribed"),
+        (["1-1", "--colours", "SSMM/SMSM/MMS"], "seat 3 holds 3"),
+        (["1-1", "--colours", COLOURS, "--face-up", "7"], "--face-up must be 0..6"),
+        (["1-1", "--colours", COLOURS, "--face-up", "-1"], "--face-up must be 0..6"),
+        (["--colours", COLOURS], "Give a clock id"),
+    ],
+)
+def test_hint_refuses_bad_input_with_exit_2(args: list[str], message: str) -> None:
+    with pytest.raises(CommandError, match=message) as caught:
+        _run("hint", *args)
+    assert caught.value.returncode == 2
+
+
+def test_hint_plays_an_untranscribed_clock_under_base_rules_on_request() -> None:
+    data = json.loads(_run("hint", "2-1", "--colours", COLOURS, "--base-rules", "--json"))
+    assert data["pass_rate"] > 0
+
+
+def test_simulate_plays_the_plan_that_hint_printed(tmp_path: Path) -> None:
+    hint = _run("hint", "1-1", "--colours", COLOURS, "--json")
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(json.dumps(json.loads(hint)["plan"]))
+    args = ("simulate", "1-1", "--colours", COLOURS, "--plan", str(plan_file))
+    data = json.loads(_run(*args, "--games", "500", "--json"))
+    assert set(data) == {"pass_rate", "interval", "games"}
+    assert data["games"] == 500
+    assert data["interval"][0] <= data["pass_rate"] <= data["interval"][1]
+
+
+@pytest.mark.parametrize(
+    ("plan", "extra", "message"),
+    [
+        ('{"targets": [1, 2]}', [], "plan.targets: expected a list of 6"),
+        ("{not json", [], "not valid JSON"),
+        ('{"targets": [1, 2, 3, 4, 5, 6], "opener": 4}', [], "seat 4 does not exist"),
+        ('{"targets": [1, 2, 3, 4, 5, 6]}', ["--games", "0"], "--games must be"),
+        ('{"targets": [1, 2, 3, 4, 5, 6]}', ["--face-up", "9"], "--face-up must be"),
+    ],
+)
+def test_simulate_refuses_bad_input_with_exit_2(
+    tmp_path: Path, plan: str, extra: list[str], message: str
+) -> None:
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(plan)
+    with pytest.raises(CommandError, match=message) as caught:
+        _run("simulate", "1-1", "--colours", COLOURS, "--plan", str(plan_file), *extra)
+    assert caught.value.returncode == 2
+
+
+def test_simulate_names_a_missing_plan_file() -> None:
+    with pytest.raises(CommandError, match="Cannot read the plan file") as caught:
+        _run("simulate", "1-1", "--colours", COLOURS, "--plan", "/no/such/plan.json")
+    assert caught.value.returncode == 2
+
+
+def test_bad_input_is_one_stderr_line_and_exit_2_without_a_traceback(tmp_path: Path) -> None:
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text('{"targets": "high"}')
+    done = subprocess.run(
+        [sys.executable, "manage.py", "simulate", "1-1", "--colours", COLOURS,
+         "--plan", str(plan_file)],
+        capture_output=True, text=True, check=False, cwd=Path(__file__).parents[2],
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0
+    assert "plan.targets" in done.stderr
+    assert "Traceback" not in done.stderr
