@@ -99,7 +99,8 @@ def check_move(
         return say(_DONE, lang)
 
     if played == 0:
-        opener = seat_index
+        # Any seat may open; a caller that fixed the opener gets it enforced.
+        opener = seat_index if opener is None else opener
     elif opener is None:
         if not isinstance(seats, Deal):
             raise RulesError("The referee needs the opener once moves are made.", "opener")

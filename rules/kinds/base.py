@@ -58,18 +58,23 @@ def register[R: type[Rule]](cls: R) -> R:
     return cls
 
 
-@dataclass(frozen=True)
-class Rule:
-    """A special rule printed on a clock: at a segment, or in the centre (no segment).
-
-    Subclasses set the class attributes and implement ``holds``, ``explain`` and the wording;
-    placement kinds set ``restricts_placement`` and implement ``check_move``.
-    """
+class RuleClass:
+    """The class attributes every kind sets. Declared outside the dataclass so they are not
+    dataclass fields: ``Rule.__dataclass_fields__`` holds exactly a kind's parameters."""
 
     kind: ClassVar[str] = ""
     icon: ClassVar[str] = "rule"  # id of the SVG symbol; the label goes inside it
     restricts_placement: ClassVar[bool] = False  # needs the play order to be checked
     wording: ClassVar[Wording]  # describe(): the rule as the Rules Sheet would say it
+
+
+@dataclass(frozen=True)
+class Rule(RuleClass):
+    """A special rule printed on a clock: at a segment, or in the centre (no segment).
+
+    Subclasses set the class attributes and implement ``holds``, ``explain`` and the wording;
+    placement kinds set ``restricts_placement`` and implement ``check_move``.
+    """
 
     def __post_init__(self) -> None:
         for name, hint in _hints(type(self)).items():
@@ -80,6 +85,12 @@ class Rule:
 
     def check_params(self) -> None:
         """Raise RulesError when parameters contradict each other (override as needed)."""
+
+    @classmethod
+    def parameters(cls) -> dict[str, str]:
+        """The JSON parameters of the kind and what each takes, for editors and help texts:
+        ``{"segment": "segment 1–6", "count": "number of cards 0–12"}``."""
+        return {name: _describe_type(hint) for name, hint in _hints(cls).items()}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Rule:
@@ -147,8 +158,12 @@ class Rule:
         """The sentence saying how the rule is broken (called only when it does not hold)."""
         raise NotImplementedError
 
-    def check(self, resolution: Resolution, lang: str = "en") -> Violation | None:
-        """None when the rule holds, else the Violation with its sentence in ``lang``."""
+    def check(
+        self, board: Resolution | Layout, lang: str = "en", start: int = 1
+    ) -> Violation | None:
+        """None when the rule holds, else the Violation with its sentence in ``lang``.
+        ``board`` is a Resolution, or a Layout read from segment ``start``."""
+        resolution = as_resolution(board, start)
         if self.holds(resolution):
             return None
         return Violation(self.kind, self.first_segment(), self.explain(resolution, lang))
@@ -194,6 +209,31 @@ def _hints(cls: type) -> dict[str, Any]:
         resolved = get_type_hints(cls, include_extras=True)
         hints = _HINTS[cls] = {f.name: resolved[f.name] for f in fields(cls)}
     return hints
+
+
+def as_resolution(board: Resolution | Layout, start: int = 1) -> Resolution:
+    """``board`` itself, or the Resolution of a Layout read from segment ``start``."""
+    if isinstance(board, Resolution):
+        return board
+    sums = board.sums
+    return Resolution(board, start, sums[start - 1 :] + sums[: start - 1])
+
+
+def _describe_type(hint: Any) -> str:
+    optional = _optional(hint)
+    if optional:
+        (hint,) = (arg for arg in get_args(hint) if arg is not type(None))
+    origin = get_origin(hint)
+    if origin is Annotated:
+        bounds = get_args(hint)[1]
+        text = f"{bounds.noun} {bounds.low}–{bounds.high}"
+    elif origin is Literal:
+        text = " or ".join(f'"{arg}"' for arg in get_args(hint))
+    elif origin is tuple:
+        text = f"list of {_describe_type(get_args(hint)[0])}"
+    else:
+        text = str(hint)
+    return f"{text} (optional)" if optional else text
 
 
 def _optional(hint: Any) -> bool:

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from rules.errors import RulesError
 from rules.i18n import say
-from rules.kinds.base import Resolution, Rule, Segment, register
-from rules.layout import Move
+from rules.kinds.base import Resolution, Rule, Segment, as_resolution, register
+from rules.layout import Layout, Move
 from rules.verdict import Violation
 
 _ORDINAL = {
@@ -64,7 +64,10 @@ class FirstCards(Rule):
         moves = resolution.layout.moves
         return moves is None or self._wrong(moves) is None
 
-    def check(self, resolution: Resolution, lang: str = "en") -> Violation | None:
+    def check(
+        self, board: Resolution | Layout, lang: str = "en", start: int = 1
+    ) -> Violation | None:
+        resolution = as_resolution(board, start)
         # Name the segment that should have received the misplaced card, not always ``a``.
         moves = resolution.layout.moves
         wrong = None if moves is None else self._wrong(moves)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.i18n import say
-from rules.kinds.base import Resolution, Rule, register
+from rules.kinds.base import Resolution, Rule, as_resolution, register
+from rules.layout import Layout
 from rules.verdict import Violation
 
 
@@ -48,7 +49,10 @@ class StrictlyRising(Rule):
     def holds(self, resolution: Resolution) -> bool:
         return first_tie(resolution) is None
 
-    def check(self, resolution: Resolution, lang: str = "en") -> Violation | None:
+    def check(
+        self, board: Resolution | Layout, lang: str = "en", start: int = 1
+    ) -> Violation | None:
+        resolution = as_resolution(board, start)
         index = first_tie(resolution)
         if index is None:
             return None

@@ -28,6 +28,11 @@ def test_any_seat_may_open() -> None:
         assert check_move(PLAIN, THREE, [], move("S1"), seat) is None
 
 
+def test_a_named_opener_must_open() -> None:
+    assert check_move(PLAIN, THREE, [], move("S1"), 1, opener=1) is None
+    assert check_move(PLAIN, THREE, [], move("S1"), 0, opener=1) is not None
+
+
 def test_play_passes_clockwise_one_card_per_turn() -> None:
     played = [move("S1")]  # opened by seat 2 (index 1)
     assert check_move(PLAIN, THREE, played, move("S2"), 2, opener=1) is None

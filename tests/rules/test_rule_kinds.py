@@ -95,6 +95,31 @@ def test_wording_is_readable_in_english() -> None:
 # --- parameters ---------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("data", SAMPLES, ids=lambda data: data["kind"])
+def test_a_kinds_dataclass_fields_are_exactly_its_parameters(data: dict[str, Any]) -> None:
+    cls = RULE_KINDS[data["kind"]]
+    assert set(cls.__dataclass_fields__) == set(cls.parameters()) >= set(data) - {"kind"}
+
+
+def test_parameters_say_what_they_take() -> None:
+    assert RULE_KINDS["card_count"].parameters() == {
+        "segment": "segment 1–6",
+        "count": "number of cards 0–12",
+    }
+    assert RULE_KINDS["single_colour"].parameters()["colour"] == '"S" or "M" (optional)'
+    assert RULE_KINDS["forbidden_values"].parameters()["values"] == "list of card value 1–12"
+    assert RULE_KINDS["strictly_rising"].parameters() == {}
+
+
+def test_check_accepts_a_layout_and_a_start_segment() -> None:
+    layout = parse_layout("S3 | S5 | M6 | S9 | S2 M12 | S1 S7 M1 M2 M3 M8")
+    rising = rule(kind="strictly_rising")
+    assert rising.check(layout) is None
+    violation = rising.check(layout, start=2)
+    assert violation is not None and violation.segment == 1
+    assert rule(kind="card_count", segment=1, count=2).check(layout, "nl") is not None
+
+
 @pytest.mark.parametrize(
     ("data", "reason", "field"),
     [
