@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.errors import RulesError
+from rules.i18n import say
 from rules.kinds import Rule, rule_from_json
 from rules.layout import check_segment
 
@@ -137,6 +138,24 @@ class Clock:
     def describe(self, lang: str = "en") -> list[str]:
         """Each special rule in a sentence (no base rules)."""
         return [rule.describe(lang) for rule in self.rules]
+
+    def summary(self, lang: str = "en") -> str:
+        """One line for lists: the lifted cap, the special rules, and whether they are
+        known, e.g. "No 24 limit. Segment 6 must hold exactly 3 cards." """
+        parts = [] if self.cap is not None else [say(_NO_CAP, lang)]
+        parts.extend(self.describe(lang))
+        if not self.transcribed:
+            parts.append(say(_UNKNOWN, lang))
+        return " ".join(parts) if parts else say(_NONE, lang)
+
+
+_NO_CAP = {"en": "No 24 limit.", "nl": "Geen limiet van 24.", "ja": "24の上限なし。"}
+_UNKNOWN = {
+    "en": "Special rules not transcribed yet.",
+    "nl": "Bijzondere regels nog niet overgenomen.",
+    "ja": "特別ルールは未入力。",
+}
+_NONE = {"en": "No special rules.", "nl": "Geen bijzondere regels.", "ja": "特別ルールなし。"}
 
 
 def _check_card_bounds(rules: tuple[Rule, ...]) -> None:

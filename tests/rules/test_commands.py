@@ -155,6 +155,17 @@ def test_clocks_lists_the_catalogue() -> None:
     assert "Segment 6 must hold exactly 3 cards." in lines[1]
     assert lines[2].split()[:4] == ["1-2", "1", "2", "no"] and "No 24 limit." in lines[2]
     assert lines[-1].split()[:4] == ["rebirth", "-", "-", "no"]
+    assert lines[-1].endswith("Special rules not transcribed yet.")
+
+
+def test_clocks_speaks_the_language_asked() -> None:
+    out = StringIO()
+    call_command("clocks", "--lang", "nl", stdout=out)
+    first = out.getvalue().splitlines()[1]
+    assert first.endswith(
+        "Geen limiet van 24. Segment 1 moet precies 1 zonkaart en geen maankaart hebben. "
+        "Segment 6 moet precies 3 kaarten hebben."
+    )
 
 
 def test_clocks_as_json_are_the_definitions() -> None:

@@ -9,16 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from rules.catalogue import load_catalogue
-from rules.clock import Clock
 from rules.i18n import LANGUAGES
-
-
-def rules_summary(clock: Clock, lang: str) -> str:
-    parts = [] if clock.cap is not None else ["No 24 limit."]
-    parts.extend(rule.describe(lang) for rule in clock.rules)
-    if not clock.transcribed:
-        parts.append("Special rules unknown.")
-    return " ".join(parts) if parts else "No special rules."
 
 
 class Command(BaseCommand):
@@ -38,5 +29,5 @@ class Command(BaseCommand):
             chapter = "-" if clock.chapter is None else str(clock.chapter)
             number = "-" if clock.number is None else str(clock.number)
             transcribed = "yes" if clock.transcribed else "no"
-            summary = rules_summary(clock, options["lang"])
+            summary = clock.summary(options["lang"])
             self.stdout.write(f"{clock.id:<8} {chapter:<7} {number:<5} {transcribed:<11} {summary}")
