@@ -10,7 +10,8 @@ STRONG_KEY = "Xq7-timekeeper-test-secret-0a9f3e1d5c7b2a4f6e8d0c1b3a5f7e9d-long"
 
 
 def run_manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
+    unset = {"DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    clean = {k: v for k, v in os.environ.items() if k not in unset}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,

@@ -21,17 +21,25 @@ SCREENS = Path(
     os.environ.get("TIMEKEEPER_SCREENS", Path(__file__).resolve().parents[2] / "var" / "screens")
 )
 
-# Playwright's sync API runs an event loop in the test thread; the ORM calls the tests make
-# between browser steps are still synchronous, so tell Django that is intended here.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-
-@pytest.fixture(scope="session")
+# One browser per test module, closed before the next module runs.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not os.path.exists(CHROMIUM):
         pytest.skip("Chromium is not installed (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
+    # Playwright's sync API keeps an event loop in the test thread while it is open; the
+    # ORM calls a test makes between browser steps are still synchronous, so tell Django
+    # that is intended — while a browser is open, and for no other test.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        yield from _launch(sync_playwright)
+    finally:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+def _launch(sync_playwright: Any) -> Iterator[Any]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM,
