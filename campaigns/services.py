@@ -259,8 +259,11 @@ def _check_name(name: object, field_name: str = "name") -> str:
     return name
 
 
-def create_group(user: User, name: str, players: Iterable[str] = ()) -> Group:
-    """A group owned by ``user`` with its players and a first campaign at chapter 1."""
+def create_group(
+    user: User, name: str, players: Iterable[str] = (), first_campaign: bool = True
+) -> Group:
+    """A group owned by ``user`` with its players and (unless an import brings its own)
+    a first campaign at chapter 1."""
     name = _check_name(name)
     names: list[str] = []
     for player in players:
@@ -272,7 +275,8 @@ def create_group(user: User, name: str, players: Iterable[str] = ()) -> Group:
         group = Group.objects.create(name=name)
         Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
         Player.objects.bulk_create(Player(group=group, name=n) for n in names)
-        _create_campaign(group, Campaign.Kind.NORMAL, 1)
+        if first_campaign:
+            _create_campaign(group, Campaign.Kind.NORMAL, 1)
     return group
 
 

@@ -1,8 +1,34 @@
-# Placeholder until the campaigns app lands: the dashboard route the foundation redirects to.
-from django.urls import path
+from django.urls import include, path
 
 from campaigns import views
 
+group = "groups/<int:group_id>/"
+
+# The pages, namespaced "campaigns:" (e.g. reverse("campaigns:group", args=[group_id])).
+pages = [
+    path("groups/import/", views.group_import, name="import"),
+    path(group, views.group_page, name="group"),
+    path(group + "record/", views.record, name="record"),
+    path(group + "check/", views.layout_check, name="check"),
+    path(group + "undo/", views.undo, name="undo"),
+    path(group + "sessions/", views.sessions, name="sessions"),
+    path(group + "sessions/<int:session_id>/", views.session_detail, name="session"),
+    path(group + "sessions/<int:session_id>/bgstats.json", views.export_bgstats, name="bgstats"),
+    path(group + "sleeve/", views.sleeve, name="sleeve"),
+    path(group + "clocks/<str:clock_id>/", views.clock_page, name="clock"),
+    path(group + "clocks/<str:clock_id>/edit/", views.transcribe, name="transcribe"),
+    path(group + "members/", views.members, name="members"),
+    path(group + "members/<int:member_id>/", views.member_change, name="member"),
+    path(group + "settings/", views.settings_page, name="settings"),
+    path(group + "statistics/", views.stats_page, name="stats"),
+    path(group + "export.json", views.export_json, name="export_json"),
+    path(group + "export.csv", views.export_csv, name="export_csv"),
+    path("join/<str:token>/", views.join, name="join"),
+]
+
 urlpatterns = [
+    # The foundation (settings.LOGIN_REDIRECT_URL, base.html) names the dashboard "dashboard".
     path("", views.dashboard, name="dashboard"),
+    path("api/", include("campaigns.api_urls")),
+    path("", include((pages, "campaigns"))),
 ]

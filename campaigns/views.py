@@ -1,8 +1,681 @@
+"""The campaign pages. Every page works as plain HTML forms; with htmx, the group page
+records an attempt and swaps its ``board`` partial in place, and the layout field and the
+clock editor validate as the user types.
+
+Access: ``get_group_for_user`` answers 404 to non-members, 403 to viewers on writes and to
+non-owners on member management — the same as the API.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.contrib.auth.models import User
+from django.db import IntegrityError
+from django.db.models import Count, Max, Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from campaigns import exports, services
+from campaigns.board import chapter_map, clock_state, state_labels
+from campaigns.forms import (
+    AttemptForm,
+    CampaignForm,
+    GroupForm,
+    ImportForm,
+    LayoutCheckForm,
+    MemberForm,
+    PlayerForm,
+    RoleForm,
+    SessionForm,
+    TranscriptionForm,
+    add_service_error,
+)
+from campaigns.models import Group, Membership, Player, Session
+from campaigns.services import CampaignError
+from campaigns.stats import bar_chart, statistics
+from rules.clock import Clock
+from rules.errors import RulesError
+from rules.i18n import LANGUAGES
+from rules.inputs import check_layout
+from rules.kinds import RULE_KINDS
+from rules.svg import clock_svg
+
+
+def _lang() -> str:
+    lang = (get_language() or "en")[:2]
+    return lang if lang in LANGUAGES else "en"
+
+
+def _face(clock: Clock, layout: Any = None) -> str:
+    return clock_svg(clock, layout, lang=_lang())
+
+
+# --- dashboard ----------------------------------------------------------------------------
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
 def dashboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "campaigns/dashboard.html", {})
+    """My groups with their chapter, next clock and last session; a form for a new group."""
+    form = GroupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            group = services.create_group(
+                request.user,  # type: ignore[arg-type]
+                form.cleaned_data["name"],
+                form.cleaned_data["players"],
+            )
+        except CampaignError as error:
+            add_service_error(form, error)
+        else:
+            return redirect("campaigns:group", group.pk)
+    memberships = (
+        Membership.objects.filter(user=request.user)  # type: ignore[misc]
+        .select_related("group")
+        .order_by("group__name")
+    )
+    rows = []
+    for membership in memberships:
+        campaign = membership.group.current_campaign()
+        state = services.campaign_state(campaign)
+        last = campaign.sessions.order_by("-date", "-id").first()
+        rows.append({"membership": membership, "state": state, "last_session": last})
+    status = 400 if form.errors else 200
+    return render(
+        request,
+        "campaigns/dashboard.html",
+        {"rows": rows, "form": form, "import_form": ImportForm()},
+        status=status,
+    )
+
+
+@login_required
+@require_POST
+def group_import(request: HttpRequest) -> HttpResponse:
+    form = ImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            data = json.loads(form.cleaned_data["history"].read().decode("utf-8"))
+            group = exports.import_history(request.user, data)  # type: ignore[arg-type]
+        except (ValueError, UnicodeDecodeError):
+            form.add_error("history", _("The file is not JSON."))
+        except CampaignError as error:
+            form.add_error("history", error.message)
+        else:
+            messages.success(request, _("History imported."))
+            return redirect("campaigns:group", group.pk)
+    return render(
+        request,
+        "campaigns/dashboard.html",
+        {"rows": [], "form": GroupForm(), "import_form": form},
+        status=400,
+    )
+
+
+# --- the group page -----------------------------------------------------------------------
+
+
+def _board_context(
+    request: HttpRequest, group: Group, form: AttemptForm | None = None, verdict: Any = None
+) -> dict[str, Any]:
+    campaign = group.current_campaign()
+    state = services.campaign_state(campaign)
+    context: dict[str, Any] = {
+        "group": group,
+        "membership": group.membership,  # type: ignore[attr-defined]
+        "campaign": campaign,
+        "state": state,
+        "map": chapter_map(state, group.pk),
+        "labels": state_labels(),
+        "verdict": verdict,
+    }
+    next_clock = state.next_clock
+    if next_clock is not None:
+        clock, version = services.clock_for_group(group, next_clock)
+        last = campaign.attempts.order_by("-id").values_list("players", flat=True).first()
+        players = last or min(max(group.players.count(), 2), 4)
+        if form is None:
+            form = AttemptForm(group=group, initial={"clock": next_clock, "players": players})
+        context.update(
+            clock=clock,
+            clock_version=version,
+            face=_face(clock),
+            rules_text=clock.describe(_lang()),
+            row=state.by_id[next_clock],
+            players=players,
+            face_up=state.face_up(players),
+            face_up_by_players={n: state.face_up(n) for n in (2, 3, 4)},
+        )
+    context["form"] = form
+    context["recent"] = list(campaign.attempts.select_related("opener").order_by("-id")[:5])
+    context["undoable"] = campaign.events.filter(undone__isnull=True).order_by("-id").first()
+    return context
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def group_page(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = services.get_group_for_user(request, group_id)
+    template = "campaigns/group.html#board" if request.htmx else "campaigns/group.html"  # type: ignore[attr-defined]
+    return render(request, template, _board_context(request, group))
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def record(request: HttpRequest, group_id: int) -> HttpResponse:
+    """One tap: ``action`` is passed, failed or skip. htmx gets the new board; without
+    JavaScript the browser is redirected to the group page. Refusals re-render the form
+    with the reason at its field (400 without htmx; 200 with it so htmx swaps it in)."""
+    group = services.get_group_for_user(request, group_id, write=True)
+    form = AttemptForm(request.POST, group=group)
+    action = request.POST.get("action", "")
+    if action not in AttemptForm.ACTIONS:
+        form.add_error(None, _("Choose Passed, Failed or Skip."))
+    if form.is_valid():
+        data = form.cleaned_data
+        campaign = group.current_campaign()
+        try:
+            if action == "skip":
+                services.skip(campaign, request.user, data["clock"], data["request_key"])
+                message = _("Clock %(clock)s is in the Sleeve of Regrets.")
+            else:
+                minutes = data["duration_min"]
+                services.record_attempt(
+                    campaign,
+                    request.user,
+                    data["clock"],
+                    action,
+                    data["players"],
+                    layout=data["layout"],
+                    opener=data["opener"],
+                    duration=None if minutes is None else timedelta(minutes=minutes),
+                    notes=data["notes"],
+                    request_key=data["request_key"],
+                )
+                message = (
+                    _("Clock %(clock)s passed.")
+                    if action == "passed"
+                    else _("Clock %(clock)s failed: one more Bonus token.")
+                )
+        except CampaignError as error:
+            add_service_error(form, error)
+        else:
+            if request.htmx:  # type: ignore[attr-defined]
+                context = _board_context(request, group)
+                context["flash"] = message % {"clock": data["clock"]}
+                return render(request, "campaigns/group.html#board", context)
+            messages.success(request, message % {"clock": data["clock"]})
+            return redirect("campaigns:group", group.pk)
+    context = _board_context(request, group, form=form)
+    if request.htmx:  # type: ignore[attr-defined]
+        return render(request, "campaigns/group.html#board", context)
+    return render(request, "campaigns/group.html", context, status=400)
+
+
+@login_required
+@require_POST
+def layout_check(request: HttpRequest, group_id: int) -> HttpResponse:
+    """The engine's verdict on the layout typed so far (the live check of the group page)."""
+    group = services.get_group_for_user(request, group_id)
+    form = LayoutCheckForm(request.POST)
+    context: dict[str, Any] = {"group": group, "verdict": None, "verdict_error": None}
+    if form.is_valid() and form.cleaned_data["layout"].strip():
+        try:
+            clock_id = services.known_clock(form.cleaned_data["clock"])
+            clock, _version = services.clock_for_group(group, clock_id)
+            context["verdict"] = check_layout(clock, form.cleaned_data["layout"], _lang())
+        except (CampaignError, RulesError) as error:
+            context["verdict_error"] = error.message
+    return render(request, "campaigns/group.html#verdict", context)
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def undo(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = services.get_group_for_user(request, group_id, write=True)
+    try:
+        event = services.undo(group.current_campaign(), request.user)
+        message = _("Undone: %(what)s at %(clock)s.") % {
+            "what": event.get_kind_display(),
+            "clock": event.clock_id,
+        }
+    except CampaignError as error:
+        message = error.message
+    if request.htmx:  # type: ignore[attr-defined]
+        context = _board_context(request, group)
+        context["flash"] = message
+        return render(request, "campaigns/group.html#board", context)
+    messages.info(request, message)
+    return redirect("campaigns:group", group.pk)
+
+
+# --- sessions -----------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sessions(request: HttpRequest, group_id: int) -> HttpResponse:
+    """The campaign's sessions; a form to start one (date, who was there)."""
+    group = services.get_group_for_user(request, group_id, write=request.method == "POST")
+    campaign = group.current_campaign()
+    form = SessionForm(request.POST or None, group=group, initial={"date": timezone.localdate()})
+    if request.method == "POST" and form.is_valid():
+        session = services.start_session(
+            campaign, list(form.cleaned_data["players"]), form.cleaned_data["date"]
+        )
+        session.notes = form.cleaned_data["notes"]
+        session.save(update_fields=["notes"])
+        return redirect("campaigns:session", group.pk, session.pk)
+    rows = (
+        campaign.sessions.annotate(
+            n_attempts=Count("attempts"),
+            n_passed=Count("attempts", filter=Q(attempts__outcome="passed")),
+        )
+        .prefetch_related("players")
+        .order_by("-date", "-id")
+    )
+    return render(
+        request,
+        "campaigns/sessions.html",
+        {"group": group, "membership": group.membership, "sessions": rows, "form": form},  # type: ignore[attr-defined]
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_detail(request: HttpRequest, group_id: int, session_id: int) -> HttpResponse:
+    """Who played, the attempts, the duration; POST changes who was there."""
+    group = services.get_group_for_user(request, group_id, write=request.method == "POST")
+    session = get_object_or_404(Session, pk=session_id, campaign__group=group)
+    form = SessionForm(
+        request.POST or None,
+        group=group,
+        initial={"date": session.date, "players": session.players.all(), "notes": session.notes},
+    )
+    if request.method == "POST" and form.is_valid():
+        session.date = form.cleaned_data["date"]
+        session.notes = form.cleaned_data["notes"]
+        session.save(update_fields=["date", "notes"])
+        session.players.set(form.cleaned_data["players"])
+        messages.success(request, _("Session saved."))
+        return redirect("campaigns:session", group.pk, session.pk)
+    attempts = list(session.attempts.select_related("opener").order_by("id"))
+    durations = [a.duration for a in attempts if a.duration is not None]
+    return render(
+        request,
+        "campaigns/session.html",
+        {
+            "group": group,
+            "membership": group.membership,  # type: ignore[attr-defined]
+            "session": session,
+            "attempts": attempts,
+            "duration": sum(durations, timedelta()) if durations else None,
+            "form": form,
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+# --- Sleeve of Regrets --------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sleeve(request: HttpRequest, group_id: int) -> HttpResponse:
+    """The clocks in the Sleeve; each can be put back on top of the stack (the one put back
+    last is played first)."""
+    group = services.get_group_for_user(request, group_id, write=request.method == "POST")
+    campaign = group.current_campaign()
+    error = None
+    if request.method == "POST":
+        try:
+            services.retrieve(
+                campaign,
+                request.user,
+                request.POST.getlist("clock"),
+                request.POST.get("request_key", ""),
+            )
+        except CampaignError as refusal:
+            error = refusal.message
+        else:
+            messages.success(request, _("Back on top of the stack."))
+            return redirect("campaigns:sleeve", group.pk)
+    state = services.campaign_state(campaign)
+    return render(
+        request,
+        "campaigns/sleeve.html",
+        {
+            "group": group,
+            "membership": group.membership,  # type: ignore[attr-defined]
+            "state": state,
+            "rows": [state.by_id[c] for c in state.sleeve],
+            "error": error,
+        },
+        status=400 if error else 200,
+    )
+
+
+# --- clocks -------------------------------------------------------------------------------
+
+
+def _known_clock_or_404(clock_id: str) -> str:
+    try:
+        return services.known_clock(clock_id)
+    except CampaignError:
+        raise Http404 from None
+
+
+@login_required
+@require_GET
+def clock_page(request: HttpRequest, group_id: int, clock_id: str) -> HttpResponse:
+    """A clock's face, rules and every attempt of the campaign. Clocks of chapters not
+    opened stay hidden unless ``?spoilers=1``."""
+    group = services.get_group_for_user(request, group_id)
+    clock_id = _known_clock_or_404(clock_id)
+    campaign = group.current_campaign()
+    state = services.campaign_state(campaign)
+    kind = clock_state(state, clock_id) if clock_id in state.by_id else "locked"
+    hidden = kind == "locked" and request.GET.get("spoilers") != "1"
+    clock, version = services.clock_for_group(group, clock_id)
+    attempts = campaign.attempts.filter(clock_id=clock_id).select_related("opener", "session")
+    return render(
+        request,
+        "campaigns/clock.html",
+        {
+            "group": group,
+            "membership": group.membership,  # type: ignore[attr-defined]
+            "clock": clock,
+            "clock_id": clock_id,
+            "version": version,
+            "hidden": hidden,
+            "face": None if hidden else _face(clock),
+            "rules_text": [] if hidden else clock.describe(_lang()),
+            "state_label": state_labels().get(kind, ""),
+            "attempts": attempts.order_by("id"),
+            "versions": group.transcriptions.filter(clock_id=clock_id),
+        },
+    )
+
+
+def _editor_preview(group: Group, clock_id: str, form: TranscriptionForm) -> dict[str, Any]:
+    if not form.is_valid():
+        return {"preview": None}
+    try:
+        clock = Clock.from_json(form.definition(clock_id))
+    except RulesError as error:
+        add_service_error(form, error)
+        return {"preview": None}
+    return {"preview": _face(clock), "preview_rules": clock.describe(_lang())}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def transcribe(request: HttpRequest, group_id: int, clock_id: str) -> HttpResponse:
+    """The clock editor. POST with ``preview`` (what htmx sends as the user types) only
+    redraws the preview; POST without it saves a new version."""
+    group = services.get_group_for_user(request, group_id, write=True)
+    clock_id = _known_clock_or_404(clock_id)
+    clock, version = services.clock_for_group(group, clock_id)
+    initial = {
+        "start": clock.start,
+        "cap_lifted": clock.cap is None,
+        "rules": "\n".join(json.dumps(r.to_json()) for r in clock.rules),
+    }
+    form = TranscriptionForm(request.POST or None, initial=initial)
+    context: dict[str, Any] = {
+        "group": group,
+        "membership": group.membership,  # type: ignore[attr-defined]
+        "clock_id": clock_id,
+        "version": version,
+        "form": form,
+        "kinds": [
+            (name, list(kind.__dataclass_fields__)) for name, kind in sorted(RULE_KINDS.items())
+        ],
+        "preview": _face(clock),
+        "preview_rules": clock.describe(_lang()),
+    }
+    if request.method == "POST":
+        context.update(_editor_preview(group, clock_id, form))
+        if request.POST.get("preview"):
+            return render(request, "campaigns/transcribe.html#preview", context)
+        if form.is_valid() and context["preview"] is not None:
+            try:
+                row = services.transcribe(
+                    group,
+                    clock_id,
+                    form.definition(clock_id),
+                    request.user,  # type: ignore[arg-type]
+                )
+            except (CampaignError, RulesError) as error:
+                add_service_error(form, error)
+            else:
+                messages.success(
+                    request, _("Saved as version %(version)d.") % {"version": row.version}
+                )
+                return redirect("campaigns:clock", group.pk, clock_id)
+        return render(request, "campaigns/transcribe.html", context, status=400)
+    return render(request, "campaigns/transcribe.html", context)
+
+
+# --- members ------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def members(request: HttpRequest, group_id: int) -> HttpResponse:
+    """Members and roles; owners invite by username or share the invite link. Players (the
+    people at the table) are listed and added here too."""
+    group = services.get_group_for_user(request, group_id, owner=request.method == "POST")
+    form = MemberForm(request.POST or None)
+    player_form = PlayerForm()
+    if request.method == "POST":
+        if "name" in request.POST:  # a new player
+            player_form = PlayerForm(request.POST)
+            form = MemberForm()
+            if player_form.is_valid():
+                try:
+                    Player.objects.create(group=group, name=player_form.cleaned_data["name"])
+                except IntegrityError:
+                    player_form.add_error("name", _("This player is already listed."))
+                else:
+                    return redirect("campaigns:members", group.pk)
+        elif form.is_valid():
+            user = User.objects.filter(username=form.cleaned_data["username"]).first()
+            if user is None:
+                form.add_error("username", _("No account has this username."))
+            else:
+                try:
+                    services.add_member(group, user, form.cleaned_data["role"])
+                except CampaignError as error:
+                    add_service_error(form, error)
+                else:
+                    messages.success(request, _("%(user)s joined the group.") % {"user": user})
+                    return redirect("campaigns:members", group.pk)
+    rows = group.memberships.select_related("user").order_by("user__username")
+    invite = request.build_absolute_uri(reverse("campaigns:join", args=[group.invite_token]))
+    return render(
+        request,
+        "campaigns/members.html",
+        {
+            "group": group,
+            "membership": group.membership,  # type: ignore[attr-defined]
+            "rows": rows,
+            "form": form,
+            "player_form": player_form,
+            "players": group.players.all(),
+            "invite": invite,
+            "roles": RoleForm.base_fields["role"].choices,  # type: ignore[attr-defined]
+        },
+        status=400 if form.errors or player_form.errors else 200,
+    )
+
+
+@login_required
+@require_POST
+def member_change(request: HttpRequest, group_id: int, member_id: int) -> HttpResponse:
+    """Owners change a role (``role``) or remove a member (``remove``)."""
+    group = services.get_group_for_user(request, group_id, owner=True)
+    membership = get_object_or_404(group.memberships.select_related("user"), pk=member_id)
+    try:
+        if "remove" in request.POST:
+            services.remove_member(group, membership)
+        else:
+            form = RoleForm(request.POST)
+            if not form.is_valid():
+                raise CampaignError(_("Choose owner, member or viewer."), "role")
+            services.change_role(group, membership, form.cleaned_data["role"])
+    except CampaignError as error:
+        messages.error(request, error.message)
+    if membership.user_id == request.user.pk and "remove" in request.POST:
+        return redirect("dashboard")
+    return redirect("campaigns:members", group.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    """The invite link: GET asks, POST joins as a member."""
+    group = get_object_or_404(Group, invite_token=token)
+    if request.method == "POST":
+        services.join_by_token(request.user, token)  # type: ignore[arg-type]
+        return redirect("campaigns:group", group.pk)
+    return render(request, "campaigns/join.html", {"group": group})
+
+
+# --- campaign settings --------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request: HttpRequest, group_id: int) -> HttpResponse:
+    """New campaign (from the start, mid-game, or Rebirth) and the list of campaigns."""
+    group = services.get_group_for_user(request, group_id, write=request.method == "POST")
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.new_campaign(
+                group, form.cleaned_data["kind"], form.cleaned_data["start_chapter"]
+            )
+        except CampaignError as error:
+            add_service_error(form, error)
+        else:
+            messages.success(request, _("A new campaign has started."))
+            return redirect("campaigns:group", group.pk)
+    state = services.campaign_state(group.current_campaign())
+    campaigns = group.campaigns.annotate(
+        n_attempts=Count("attempts"), last=Max("attempts__created")
+    ).order_by("-id")
+    return render(
+        request,
+        "campaigns/settings.html",
+        {
+            "group": group,
+            "membership": group.membership,  # type: ignore[attr-defined]
+            "form": form,
+            "state": state,
+            "campaigns": campaigns,
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+# --- statistics and exports ---------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def stats_page(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = services.get_group_for_user(request, group_id)
+    campaign = group.current_campaign()
+    numbers = statistics(campaign)
+    per_clock = bar_chart(
+        [
+            (c, a, _("%(clock)s: %(n)d attempts") % {"clock": c, "n": a})
+            for c, (a, _p) in numbers.per_clock.items()
+        ],
+        _("Attempts per clock"),
+    )
+    by_players = bar_chart(
+        [
+            (
+                _("%(n)d players") % {"n": n},
+                (p / a * 100) if a else 0,
+                _("%(passed)d of %(attempts)d passed") % {"passed": p, "attempts": a},
+            )
+            for n, (a, p) in numbers.by_players.items()
+        ],
+        _("Pass rate by player count"),
+        width=360,
+    )
+    tokens = bar_chart(
+        [
+            (
+                str(n),
+                count,
+                _("%(count)d clocks passed with %(n)d Bonus tokens") % {"count": count, "n": n},
+            )
+            for n, count in numbers.tokens_at_pass.items()
+        ],
+        _("Bonus tokens face up when a clock was passed"),
+        width=360,
+    )
+    return render(
+        request,
+        "campaigns/stats.html",
+        {
+            "group": group,
+            "membership": group.membership,  # type: ignore[attr-defined]
+            "numbers": numbers,
+            "per_clock": per_clock,
+            "by_players": by_players,
+            "tokens": tokens,
+            "rates": [
+                (n, a, p, round(p / a * 100) if a else None)
+                for n, (a, p) in numbers.by_players.items()
+            ],
+        },
+    )
+
+
+@login_required
+@require_GET
+def export_json(request: HttpRequest, group_id: int) -> JsonResponse:
+    group = services.get_group_for_user(request, group_id)
+    response = JsonResponse(exports.export_history(group), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="timekeeper-{group.pk}.json"'
+    return response
+
+
+@login_required
+@require_GET
+def export_csv(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = services.get_group_for_user(request, group_id)
+    response = HttpResponse(exports.attempts_csv(group), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="timekeeper-{group.pk}.csv"'
+    return response
+
+
+@login_required
+@require_GET
+def export_bgstats(request: HttpRequest, group_id: int, session_id: int) -> JsonResponse:
+    group = services.get_group_for_user(request, group_id)
+    session = get_object_or_404(Session, pk=session_id, campaign__group=group)
+    response = JsonResponse(exports.bgstats_play(session, request.build_absolute_uri("/")))
+    response["Content-Disposition"] = f'attachment; filename="bgstats-{session.pk}.json"'
+    return response

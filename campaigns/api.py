@@ -1,0 +1,602 @@
+"""The REST API of campaigns (DESIGN.md, "REST API"): serializers check the shape of input,
+the services in ``campaigns.services`` decide, exactly as for the HTML pages.
+
+Permissions, the same everywhere: a group's resources are 404 for non-members; viewers
+read but get 403 on every write; only owners manage members. Errors are 400 with
+``{field: [reason]}``. Writes that record something accept an ``Idempotency-Key`` header
+(or ``request_key`` in the body): sending the same key twice records once and answers the
+first result again.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import get_language
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.decorators import api_view
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from campaigns import exports, services
+from campaigns.models import NAME_LENGTH, Attempt, Campaign, Group, Membership, Player, Session
+from campaigns.services import CampaignError
+from campaigns.stats import statistics
+from rules.catalogue import CLOCK_IDS, get_clock
+from rules.clock import Clock
+from rules.errors import RulesError
+from rules.i18n import LANGUAGES
+from rules.inputs import check_layout, clock_from_value
+
+IDEMPOTENCY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="Any string up to 64 characters; a repeated key records nothing new.",
+)
+
+
+def _lang() -> str:
+    lang = (get_language() or "en")[:2]
+    return lang if lang in LANGUAGES else "en"
+
+
+def _bad(field: str | None, message: str) -> Response:
+    return Response({field or "non_field_errors": [message]}, status=status.HTTP_400_BAD_REQUEST)
+
+
+def _key(request: Request, data: dict[str, Any]) -> str:
+    return str(data.get("request_key") or request.headers.get("Idempotency-Key", ""))[:65]
+
+
+# --- serializers --------------------------------------------------------------------------
+
+
+class GroupIn(serializers.Serializer):
+    name = serializers.CharField(max_length=NAME_LENGTH)
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=NAME_LENGTH), max_length=12, default=list
+    )
+
+
+class PlayerOut(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name"]
+
+
+class GroupOut(serializers.ModelSerializer):
+    players: serializers.Field = PlayerOut(many=True, read_only=True)
+
+    class Meta:
+        model = Group
+        fields = ["id", "name", "players", "created"]
+
+
+class ProgressOut(serializers.Serializer):
+    campaign = serializers.IntegerField()
+    kind = serializers.CharField()
+    chapter = serializers.IntegerField()
+    clock = serializers.CharField(allow_null=True, help_text="The clock the group plays next.")
+    bonus_tokens = serializers.IntegerField(help_text="Bonus tokens flipped face up (0–3).")
+    passed = serializers.ListField(child=serializers.CharField())
+    sleeve = serializers.ListField(child=serializers.CharField())
+    attempted = serializers.IntegerField(help_text="Numbered clocks attempted (0–40).")
+    attempts = serializers.IntegerField(help_text="Attempts recorded in the campaign.")
+    completed = serializers.BooleanField()
+    rebirth_unlocked = serializers.BooleanField()
+
+
+class AttemptIn(serializers.Serializer):
+    clock = serializers.CharField(max_length=20)
+    outcome = serializers.ChoiceField(choices=Attempt.Outcome.choices)
+    players = serializers.IntegerField(min_value=2, max_value=4)
+    layout = serializers.CharField(max_length=400, required=False, allow_blank=True, default="")
+    opener = serializers.CharField(max_length=NAME_LENGTH, required=False, allow_blank=True)
+    duration_min = serializers.IntegerField(min_value=0, max_value=24 * 60, required=False)
+    notes = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+    session = serializers.IntegerField(required=False)
+    request_key = serializers.CharField(max_length=64, required=False, allow_blank=True)
+
+
+class AttemptOut(serializers.ModelSerializer):
+    clock = serializers.CharField(source="clock_id")
+    opener = serializers.CharField(source="opener.name", default=None, allow_null=True)
+    duration_min = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Attempt
+        fields = [
+            "id",
+            "clock",
+            "outcome",
+            "players",
+            "bonus_tokens",
+            "face_up",
+            "layout",
+            "verdict",
+            "opener",
+            "duration_min",
+            "notes",
+            "clock_version",
+            "session",
+            "created",
+        ]
+
+    def get_duration_min(self, attempt: Attempt) -> int | None:
+        return exports._minutes(attempt.duration)
+
+
+class ClockIn(serializers.Serializer):
+    clock = serializers.CharField(max_length=20)
+    request_key = serializers.CharField(max_length=64, required=False, allow_blank=True)
+
+
+class RetrieveIn(serializers.Serializer):
+    clocks = serializers.ListField(child=serializers.CharField(max_length=20), min_length=1)
+    request_key = serializers.CharField(max_length=64, required=False, allow_blank=True)
+
+
+class EventOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    clock = serializers.CharField(source="clock_id")
+    created = serializers.DateTimeField()
+    undone = serializers.DateTimeField(allow_null=True)
+
+
+class MemberIn(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=Membership.Role.choices, default=Membership.Role.MEMBER)
+
+
+class RoleIn(serializers.Serializer):
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+
+
+class MemberOut(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username")
+
+    class Meta:
+        model = Membership
+        fields = ["id", "username", "role"]
+
+
+class CampaignIn(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=Campaign.Kind.choices, default=Campaign.Kind.NORMAL)
+    start_chapter = serializers.IntegerField(min_value=1, max_value=10, default=1)
+
+
+class CampaignOut(serializers.ModelSerializer):
+    class Meta:
+        model = Campaign
+        fields = ["id", "kind", "bonus_tokens", "created", "completed"]
+
+
+class SessionIn(serializers.Serializer):
+    date = serializers.DateField(required=False)
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=NAME_LENGTH), default=list
+    )
+    notes = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+
+
+class SessionOut(serializers.ModelSerializer):
+    players: serializers.Field = serializers.SlugRelatedField(
+        many=True, read_only=True, slug_field="name"
+    )
+
+    class Meta:
+        model = Session
+        fields = ["id", "date", "players", "notes"]
+
+
+class TranscriptionIn(serializers.Serializer):
+    clock = serializers.CharField(max_length=20)
+    start = serializers.IntegerField(min_value=1, max_value=6, default=1)
+    cap = serializers.IntegerField(allow_null=True, min_value=1, default=24)
+    rules = serializers.ListField(child=serializers.DictField(), max_length=40)
+
+
+class TranscriptionOut(serializers.Serializer):
+    clock = serializers.CharField(source="clock_id")
+    version = serializers.IntegerField()
+    definition = serializers.JSONField()
+    created = serializers.DateTimeField()
+
+
+class LayoutCheckIn(serializers.Serializer):
+    clock = serializers.JSONField(help_text='A clock id like "1-1", or a clock definition.')
+    layout = serializers.CharField(max_length=1000, trim_whitespace=False)
+
+
+VERDICT = inline_serializer(
+    "Verdict",
+    {
+        "passed": serializers.BooleanField(),
+        "values": serializers.ListField(child=serializers.IntegerField()),
+        "violations": serializers.ListField(child=serializers.DictField()),
+        "unchecked": serializers.ListField(child=serializers.DictField()),
+        "special_rules_known": serializers.BooleanField(),
+    },
+)
+
+
+def _clock_json(clock: Clock, lang: str) -> dict[str, Any]:
+    return {**clock.to_json(), "transcribed": clock.transcribed, "described": clock.describe(lang)}
+
+
+# --- clocks and layouts (no group) --------------------------------------------------------
+
+
+@extend_schema(
+    responses={200: OpenApiTypes.OBJECT}, summary="The clock catalogue", operation_id="clocks_list"
+)
+@api_view(["GET"])
+def clock_list(request: Request) -> Response:
+    """Every clock definition (DESIGN.md's JSON) with ``described``: its rules in words."""
+    lang = _lang()
+    return Response([_clock_json(get_clock(c), lang) for c in CLOCK_IDS])
+
+
+@extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="One clock")
+@api_view(["GET"])
+def clock_detail(request: Request, clock_id: str) -> Response:
+    try:
+        clock = get_clock(clock_id)
+    except RulesError:
+        return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
+    return Response(_clock_json(clock, _lang()))
+
+
+@extend_schema(request=LayoutCheckIn, responses={200: VERDICT}, summary="Check a layout")
+@api_view(["POST"])
+def layout_check(request: Request) -> Response:
+    """The same object as ``check_layout --json``; 400 with the reason on bad input."""
+    data = LayoutCheckIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    try:
+        clock = clock_from_value(data.validated_data["clock"])
+        verdict = check_layout(clock, data.validated_data["layout"], _lang())
+    except RulesError as error:
+        return _bad(error.field, error.message)
+    return Response(verdict.to_json())
+
+
+# --- groups -------------------------------------------------------------------------------
+
+
+@extend_schema(methods=["GET"], responses={200: GroupOut(many=True)}, summary="My groups")
+@extend_schema(methods=["POST"], request=GroupIn, responses={201: GroupOut}, summary="New group")
+@api_view(["GET", "POST"])
+def group_list(request: Request) -> Response:
+    if request.method == "GET":
+        groups = Group.objects.filter(memberships__user=request.user.pk).prefetch_related("players")
+        return Response(GroupOut(groups, many=True).data)
+    data = GroupIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    try:
+        group = services.create_group(
+            request.user,  # type: ignore[arg-type]
+            data.validated_data["name"],
+            data.validated_data["players"],
+        )
+    except CampaignError as error:
+        return _bad(error.field, error.message)
+    return Response(GroupOut(group).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(responses={200: GroupOut}, summary="A group")
+@api_view(["GET"])
+def group_detail(request: Request, group_id: int) -> Response:
+    group = services.get_group_for_user(request, group_id)
+    return Response(GroupOut(group).data)
+
+
+@extend_schema(responses={200: ProgressOut}, summary="Where the group stands")
+@api_view(["GET"])
+def progress(request: Request, group_id: int) -> Response:
+    group = services.get_group_for_user(request, group_id)
+    state = services.campaign_state(group.current_campaign())
+    return Response(state.to_json())
+
+
+@extend_schema(methods=["GET"], responses={200: AttemptOut(many=True)}, summary="Attempts")
+@extend_schema(
+    methods=["POST"],
+    request=AttemptIn,
+    responses={201: AttemptOut},
+    parameters=[IDEMPOTENCY],
+    summary="Record an attempt at the next clock",
+)
+@api_view(["GET", "POST"])
+def attempts(request: Request, group_id: int) -> Response:
+    """POST records an attempt at the clock played next (``clock`` must be it). With a
+    ``layout``, the outcome must agree with the rules engine's verdict."""
+    if request.method == "GET":
+        group = services.get_group_for_user(request, group_id)
+        rows = group.current_campaign().attempts.select_related("opener").order_by("id")
+        return Response(AttemptOut(rows, many=True).data)
+    group = services.get_group_for_user(request, group_id, write=True)
+    data = AttemptIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    values = data.validated_data
+    campaign = group.current_campaign()
+    opener = None
+    if values.get("opener"):
+        opener = group.players.filter(name=values["opener"]).first()
+        if opener is None:
+            return _bad("opener", "The opener is not a player of this group.")
+    session = None
+    if values.get("session") is not None:
+        session = campaign.sessions.filter(pk=values["session"]).first()
+        if session is None:
+            return _bad("session", "No such session in this campaign.")
+    minutes = values.get("duration_min")
+    try:
+        attempt = services.record_attempt(
+            campaign,
+            request.user,
+            values["clock"],
+            values["outcome"],
+            values["players"],
+            layout=values["layout"],
+            opener=opener,
+            duration=None if minutes is None else timedelta(minutes=minutes),
+            notes=values["notes"],
+            session=session,
+            request_key=_key(request, values),
+        )
+    except CampaignError as error:
+        return _bad(error.field, error.message)
+    return Response(AttemptOut(attempt).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    methods=["GET"],
+    responses={200: inline_serializer("Sleeve", {"sleeve": serializers.ListField()})},
+    summary="The Sleeve of Regrets",
+)
+@extend_schema(
+    methods=["POST"],
+    request=ClockIn,
+    responses={201: ProgressOut},
+    parameters=[IDEMPOTENCY],
+    summary="Skip the clock being played into the Sleeve",
+)
+@api_view(["GET", "POST"])
+def sleeve(request: Request, group_id: int) -> Response:
+    """POST skips ``clock`` (the clock being played, after a failed attempt) into the Sleeve
+    of Regrets, turns the Bonus tokens face down and answers the new progress."""
+    if request.method == "GET":
+        group = services.get_group_for_user(request, group_id)
+        return Response({"sleeve": services.campaign_state(group.current_campaign()).sleeve})
+    group = services.get_group_for_user(request, group_id, write=True)
+    data = ClockIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    campaign = group.current_campaign()
+    try:
+        services.skip(
+            campaign, request.user, data.validated_data["clock"], _key(request, data.validated_data)
+        )
+    except CampaignError as error:
+        return _bad(error.field, error.message)
+    campaign.refresh_from_db()
+    return Response(services.campaign_state(campaign).to_json(), status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    request=RetrieveIn,
+    responses={200: ProgressOut},
+    parameters=[IDEMPOTENCY],
+    summary="Put clocks from the Sleeve on top of the stack",
+)
+@api_view(["POST"])
+def sleeve_retrieve(request: Request, group_id: int) -> Response:
+    group = services.get_group_for_user(request, group_id, write=True)
+    data = RetrieveIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    campaign = group.current_campaign()
+    try:
+        services.retrieve(
+            campaign,
+            request.user,
+            data.validated_data["clocks"],
+            _key(request, data.validated_data),
+        )
+    except CampaignError as error:
+        return _bad(error.field, error.message)
+    campaign.refresh_from_db()
+    return Response(services.campaign_state(campaign).to_json())
+
+
+@extend_schema(request=None, responses={200: EventOut}, summary="Undo the last change")
+@api_view(["POST"])
+def undo(request: Request, group_id: int) -> Response:
+    group = services.get_group_for_user(request, group_id, write=True)
+    try:
+        event = services.undo(group.current_campaign(), request.user)
+    except CampaignError as error:
+        return _bad(error.field, error.message)
+    return Response(EventOut(event).data)
+
+
+@extend_schema(responses={200: EventOut(many=True)}, summary="The campaign's history")
+@api_view(["GET"])
+def events(request: Request, group_id: int) -> Response:
+    group = services.get_group_for_user(request, group_id)
+    return Response(EventOut(group.current_campaign().events.order_by("id"), many=True).data)
+
+
+# --- members ------------------------------------------------------------------------------
+
+
+@extend_schema(methods=["GET"], responses={200: MemberOut(many=True)}, summary="Members")
+@extend_schema(methods=["POST"], request=MemberIn, responses={201: MemberOut}, summary="Invite")
+@api_view(["GET", "POST"])
+def members(request: Request, group_id: int) -> Response:
+    """Everyone sees the members; only owners add one (by username)."""
+    if request.method == "GET":
+        group = services.get_group_for_user(request, group_id)
+        rows = group.memberships.select_related("user").order_by("id")
+        return Response(MemberOut(rows, many=True).data)
+    group = services.get_group_for_user(request, group_id, owner=True)
+    data = MemberIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    user = User.objects.filter(username=data.validated_data["username"]).first()
+    if user is None:
+        return _bad("username", "No account has this username.")
+    try:
+        membership = services.add_member(group, user, data.validated_data["role"])
+    except CampaignError as error:
+        return _bad(error.field, error.message)
+    return Response(MemberOut(membership).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(methods=["PATCH"], request=RoleIn, responses={200: MemberOut}, summary="Role")
+@extend_schema(methods=["DELETE"], request=None, responses={204: None}, summary="Remove")
+@api_view(["PATCH", "DELETE"])
+def member_detail(request: Request, group_id: int, member_id: int) -> Response:
+    group = services.get_group_for_user(request, group_id, owner=True)
+    membership = get_object_or_404(group.memberships.select_related("user"), pk=member_id)
+    try:
+        if request.method == "DELETE":
+            services.remove_member(group, membership)
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        data = RoleIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.change_role(group, membership, data.validated_data["role"])
+    except CampaignError as error:
+        return _bad(error.field, error.message)
+    return Response(MemberOut(membership).data)
+
+
+# --- campaigns, sessions, transcriptions --------------------------------------------------
+
+
+@extend_schema(methods=["GET"], responses={200: CampaignOut(many=True)}, summary="Campaigns")
+@extend_schema(
+    methods=["POST"], request=CampaignIn, responses={201: CampaignOut}, summary="New campaign"
+)
+@api_view(["GET", "POST"])
+def campaigns(request: Request, group_id: int) -> Response:
+    """POST starts a new campaign (``start_chapter`` > 1 starts mid-game; ``kind: rebirth``
+    once Rebirth is unlocked). The newest campaign is the one played."""
+    if request.method == "GET":
+        group = services.get_group_for_user(request, group_id)
+        return Response(CampaignOut(group.campaigns.order_by("id"), many=True).data)
+    group = services.get_group_for_user(request, group_id, write=True)
+    data = CampaignIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    try:
+        campaign = services.new_campaign(
+            group, data.validated_data["kind"], data.validated_data["start_chapter"]
+        )
+    except CampaignError as error:
+        return _bad(error.field, error.message)
+    return Response(CampaignOut(campaign).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(methods=["GET"], responses={200: SessionOut(many=True)}, summary="Sessions")
+@extend_schema(methods=["POST"], request=SessionIn, responses={201: SessionOut}, summary="Start")
+@api_view(["GET", "POST"])
+def sessions(request: Request, group_id: int) -> Response:
+    if request.method == "GET":
+        group = services.get_group_for_user(request, group_id)
+        rows = group.current_campaign().sessions.prefetch_related("players")
+        return Response(SessionOut(rows, many=True).data)
+    group = services.get_group_for_user(request, group_id, write=True)
+    data = SessionIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    names = data.validated_data["players"]
+    players = list(group.players.filter(name__in=names))
+    if len(players) != len(set(names)):
+        return _bad("players", "Every player must be a player of this group.")
+    with transaction.atomic():
+        session = services.start_session(
+            group.current_campaign(), players, data.validated_data.get("date")
+        )
+        session.notes = data.validated_data["notes"]
+        session.save(update_fields=["notes"])
+    return Response(SessionOut(session).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    methods=["GET"], responses={200: TranscriptionOut(many=True)}, summary="Transcriptions"
+)
+@extend_schema(
+    methods=["POST"],
+    request=TranscriptionIn,
+    responses={201: TranscriptionOut},
+    summary="Save a new version of a clock",
+)
+@api_view(["GET", "POST"])
+def transcriptions(request: Request, group_id: int) -> Response:
+    if request.method == "GET":
+        group = services.get_group_for_user(request, group_id)
+        return Response(TranscriptionOut(group.transcriptions.all(), many=True).data)
+    group = services.get_group_for_user(request, group_id, write=True)
+    data = TranscriptionIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    values = dict(data.validated_data)
+    clock = values.pop("clock")
+    try:
+        row = services.transcribe(group, clock, values, request.user)  # type: ignore[arg-type]
+    except CampaignError as error:
+        return _bad(error.field, error.message)
+    except RulesError as error:
+        return _bad(error.field, error.message)
+    return Response(TranscriptionOut(row).data, status=status.HTTP_201_CREATED)
+
+
+# --- statistics and exports ---------------------------------------------------------------
+
+
+@extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Statistics")
+@api_view(["GET"])
+def stats(request: Request, group_id: int) -> Response:
+    group = services.get_group_for_user(request, group_id)
+    return Response(statistics(group.current_campaign()).to_json())
+
+
+@extend_schema(methods=["GET"], responses={200: OpenApiTypes.OBJECT}, summary="History as JSON")
+@api_view(["GET"])
+def export_json(request: Request, group_id: int) -> Response:
+    """The group's re-importable history (``POST /api/groups/import/``)."""
+    group = services.get_group_for_user(request, group_id)
+    return Response(exports.export_history(group))
+
+
+@extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR}, summary="Attempts as CSV")
+@api_view(["GET"])
+def export_csv(request: Request, group_id: int) -> HttpResponse:
+    group = services.get_group_for_user(request, group_id)
+    response = HttpResponse(exports.attempts_csv(group), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="timekeeper-{group.pk}.csv"'
+    return response
+
+
+@extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="A session for BG Stats")
+@api_view(["GET"])
+def export_bgstats(request: Request, group_id: int, session_id: int) -> Response:
+    group = services.get_group_for_user(request, group_id)
+    session = get_object_or_404(Session, pk=session_id, campaign__group=group)
+    return Response(exports.bgstats_play(session, request.build_absolute_uri("/")))
+
+
+@extend_schema(request=OpenApiTypes.OBJECT, responses={201: GroupOut}, summary="Import")
+@api_view(["POST"])
+def group_import(request: Request) -> Response:
+    """A new group from an exported history; the caller owns it."""
+    try:
+        group = exports.import_history(request.user, request.data)  # type: ignore[arg-type]
+    except CampaignError as error:
+        return _bad(error.field, error.message)
+    return Response(GroupOut(group).data, status=status.HTTP_201_CREATED)

@@ -1,0 +1,31 @@
+"""/api/… routes of campaigns (included from campaigns/urls.py)."""
+
+from django.urls import path
+
+from campaigns import api
+
+group = "groups/<int:group_id>/"
+
+urlpatterns = [
+    path("clocks/", api.clock_list, name="api-clocks"),
+    path("clocks/<str:clock_id>/", api.clock_detail, name="api-clock"),
+    path("layouts/check/", api.layout_check, name="api-layout-check"),
+    path("groups/", api.group_list, name="api-groups"),
+    path("groups/import/", api.group_import, name="api-group-import"),
+    path(group, api.group_detail, name="api-group"),
+    path(group + "progress/", api.progress, name="api-progress"),
+    path(group + "attempts/", api.attempts, name="api-attempts"),
+    path(group + "sleeve/", api.sleeve, name="api-sleeve"),
+    path(group + "sleeve/retrieve/", api.sleeve_retrieve, name="api-sleeve-retrieve"),
+    path(group + "undo/", api.undo, name="api-undo"),
+    path(group + "events/", api.events, name="api-events"),
+    path(group + "members/", api.members, name="api-members"),
+    path(group + "members/<int:member_id>/", api.member_detail, name="api-member"),
+    path(group + "campaigns/", api.campaigns, name="api-campaigns"),
+    path(group + "sessions/", api.sessions, name="api-sessions"),
+    path(group + "transcriptions/", api.transcriptions, name="api-transcriptions"),
+    path(group + "statistics/", api.stats, name="api-statistics"),
+    path(group + "export/", api.export_json, name="api-export"),
+    path(group + "export.csv", api.export_csv, name="api-export-csv"),
+    path(group + "sessions/<int:session_id>/bgstats/", api.export_bgstats, name="api-bgstats"),
+]

@@ -1,0 +1,91 @@
+"""The chapter map: the 40 clocks (and Rebirth) as one SVG picture, each a link to its page.
+
+Chapters are columns, clocks 1–4 rows. States: passed, failed-and-retrying, in the Sleeve,
+next, upcoming, and clocks of chapters not opened yet (drawn without their number's colour,
+so nothing is spoiled). The Rebirth envelope sits at the end, locked or open.
+"""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from campaigns.services import CampaignState, Status
+
+CELL = 40
+LEFT = 22
+TOP = 24
+
+
+def clock_state(state: CampaignState, clock_id: str) -> str:
+    row = state.by_id[clock_id]
+    if row.status == Status.PASSED:
+        return "passed"
+    if row.status == Status.SLEEVE:
+        return "sleeve"
+    if clock_id == state.next_clock:
+        return "retrying" if row.retrying else "next"
+    if row.retrying:
+        return "retrying"
+    chapter = int(clock_id.split("-")[0]) if clock_id != "rebirth" else 10
+    return "upcoming" if state.chapter_open(chapter) else "locked"
+
+
+def state_labels() -> dict[str, str]:
+    return {
+        "passed": _("passed"),
+        "retrying": _("failed, being retried"),
+        "sleeve": _("in the Sleeve of Regrets"),
+        "next": _("next"),
+        "upcoming": _("upcoming"),
+        "locked": _("chapter not opened yet"),
+    }
+
+
+def chapter_map(state: CampaignState, group_id: int) -> SafeString:
+    labels = state_labels()
+    width = LEFT + 10 * CELL + 56
+    height = TOP + 4 * CELL + 6
+    parts = [
+        f'<svg class="chapter-map" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="{escape(_("Chapter map"))}" xmlns="http://www.w3.org/2000/svg">',
+        f"<title>{escape(_('Chapter map'))}</title>",
+    ]
+    for number in range(1, 5):
+        y = TOP + (number - 1) * CELL + CELL / 2
+        parts.append(f'<text x="8" y="{y + 4}" class="map-row">{"I" * number}</text>')
+    for chapter in range(1, 11):
+        x = LEFT + (chapter - 1) * CELL + CELL / 2
+        parts.append(f'<text x="{x}" y="14" text-anchor="middle" class="map-col">{chapter}</text>')
+        for number in range(1, 5):
+            clock_id = f"{chapter}-{number}"
+            kind = clock_state(state, clock_id)
+            y = TOP + (number - 1) * CELL + CELL / 2
+            url = reverse("campaigns:clock", args=[group_id, clock_id])
+            tip = f"{clock_id}: {labels[kind]}"
+            row = state.by_id[clock_id]
+            if row.attempts:
+                tip += f" ({row.attempts})"
+            mark = {"passed": "✓", "sleeve": "↩", "retrying": "✗", "next": "▶"}.get(kind, "")
+            parts.append(
+                f'<a href="{url}" class="map-clock {kind}"><title>{escape(tip)}</title>'
+                f'<circle cx="{x}" cy="{y}" r="15"/>'
+                f'<text x="{x}" y="{y + 4}" text-anchor="middle">{mark or number}</text></a>'
+            )
+    rx = LEFT + 10 * CELL + 28
+    ry = TOP + 2 * CELL
+    if "rebirth" in state.by_id:
+        kind = clock_state(state, "rebirth")
+    else:
+        kind = "rebirth-open" if state.rebirth_unlocked else "rebirth-locked"
+    title = _("Rebirth unlocked") if state.rebirth_unlocked else _("Rebirth: locked")
+    symbol = "★" if state.rebirth_unlocked else "🔒"
+    parts.append(
+        f'<g class="map-rebirth {kind}"><title>{escape(title)}</title>'
+        f'<rect x="{rx - 20}" y="{ry - 30}" width="40" height="60" rx="6"/>'
+        f'<text x="{rx}" y="{ry + 5}" text-anchor="middle">{symbol}</text></g>'
+    )
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # noqa: S308 - labels are escaped above

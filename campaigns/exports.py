@@ -1,0 +1,248 @@
+"""A group's history out (JSON, CSV, BG Stats) and back in (JSON).
+
+The JSON history is the group's own record, not a database dump: players by name, clocks by
+id, each campaign's attempts and skips in order. ``import_history`` replays it through the
+state machine, so an imported group is as consistent as one recorded at the table, and
+``export_history(import_history(x)) == x`` for any exported ``x`` (tests check the round trip).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils.dateparse import parse_date
+from django.utils.translation import gettext as _
+
+from campaigns import services
+from campaigns.models import Attempt, Campaign, Event, Group, Session
+from campaigns.services import CampaignError
+
+FORMAT = "timekeeper-history"
+VERSION = 1
+
+
+def _minutes(duration: timedelta | None) -> int | None:
+    return None if duration is None else round(duration.total_seconds() / 60)
+
+
+def export_history(group: Group) -> dict[str, Any]:
+    """The group's whole history: players, transcriptions, campaigns with their sessions and
+    events (attempts, skips, retrievals) in the order they happened. Undone events are gone."""
+    campaigns = []
+    for campaign in group.campaigns.order_by("id"):
+        passed_at_start = sorted(
+            {r.clock_id for r in campaign.progress.all()}
+            - {e.clock_id for e in campaign.events.all()}
+            & set(services.campaign_state(campaign).passed),
+            key=services.NUMBERED_CLOCKS.index,
+        )
+        sessions = []
+        for session in campaign.sessions.order_by("date", "id").prefetch_related("players"):
+            sessions.append(
+                {
+                    "date": session.date.isoformat(),
+                    "players": [p.name for p in session.players.all()],
+                    "notes": session.notes,
+                }
+            )
+        session_index = {s.pk: i for i, s in enumerate(campaign.sessions.order_by("date", "id"))}
+        history = []
+        events = campaign.events.filter(undone__isnull=True).order_by("id")
+        for event in events.select_related("attempt", "attempt__opener"):
+            item: dict[str, Any] = {"event": event.kind, "clock": event.clock_id}
+            if event.kind in (Event.Kind.PASSED, Event.Kind.FAILED):
+                attempt = event.attempt
+                item.update(
+                    players=attempt.players,
+                    session=session_index[attempt.session_id],
+                    layout=attempt.layout,
+                    opener=attempt.opener.name if attempt.opener else None,
+                    duration_min=_minutes(attempt.duration),
+                    notes=attempt.notes,
+                )
+            history.append(item)
+        campaigns.append(
+            {
+                "kind": campaign.kind,
+                "passed_at_start": passed_at_start,
+                "sessions": sessions,
+                "history": history,
+            }
+        )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": group.name,
+        "players": [p.name for p in group.players.all()],
+        "transcriptions": [
+            {"clock": t.clock_id, "version": t.version, "definition": t.definition}
+            for t in group.transcriptions.order_by("clock_id", "version")
+        ],
+        "campaigns": campaigns,
+    }
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise CampaignError(message, "history")
+
+
+def import_history(user: User, data: Any) -> Group:
+    """A new group owned by ``user`` from an exported history; CampaignError (field
+    ``history``) for anything that is not a valid history. All or nothing."""
+    _require(
+        isinstance(data, dict) and data.get("format") == FORMAT,
+        _("This is not a Timekeeper history."),
+    )
+    _require(data.get("version") == VERSION, _("This history has an unknown version."))
+    try:
+        with transaction.atomic():
+            group = services.create_group(
+                user, data["name"], data.get("players", []), first_campaign=False
+            )
+            players = {p.name: p for p in group.players.all()}
+            for item in data.get("transcriptions", []):
+                services.transcribe(group, item["clock"], item["definition"], user)
+            _require(bool(data["campaigns"]), _("The history has no campaign."))
+            for raw in data["campaigns"]:
+                _import_campaign(group, user, raw, players)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        if isinstance(error, CampaignError):
+            raise
+        raise CampaignError(_("The history is incomplete or malformed."), "history") from None
+    return group
+
+
+def _import_campaign(group: Group, user: User, raw: dict[str, Any], players: dict) -> None:
+    _require(raw.get("kind") in Campaign.Kind.values, _("A campaign has an unknown kind."))
+    passed = raw.get("passed_at_start", [])
+    campaign = services._create_campaign(group, raw["kind"], 1)
+    for clock_id in passed:
+        campaign.progress.filter(clock_id=services.known_clock(clock_id)).update(status="passed")
+    sessions = []
+    for item in raw["sessions"]:
+        day = parse_date(item["date"])
+        if day is None:
+            raise CampaignError(_("A session has no valid date."), "history")
+        session = Session.objects.create(campaign=campaign, date=day, notes=item.get("notes", ""))
+        session.players.set(players[name] for name in item.get("players", []))
+        sessions.append(session)
+    for item in raw["history"]:
+        kind = item["event"]
+        if kind in (Event.Kind.PASSED, Event.Kind.FAILED):
+            minutes = item.get("duration_min")
+            services.record_attempt(
+                campaign,
+                user,
+                item["clock"],
+                kind,
+                item["players"],
+                layout=item.get("layout") or "",
+                opener=players[item["opener"]] if item.get("opener") else None,
+                duration=None if minutes is None else timedelta(minutes=minutes),
+                notes=item.get("notes") or "",
+                session=sessions[item["session"]],
+            )
+        elif kind == Event.Kind.SKIPPED:
+            services.skip(campaign, user, item["clock"])
+        elif kind == Event.Kind.RETRIEVED:
+            services.retrieve(campaign, user, item["clock"].split(","))
+        else:
+            raise CampaignError(_("The history holds an unknown event."), "history")
+
+
+CSV_COLUMNS = [
+    "campaign",
+    "kind",
+    "session_date",
+    "clock",
+    "outcome",
+    "players",
+    "bonus_tokens",
+    "face_up",
+    "opener",
+    "duration_min",
+    "layout",
+    "clock_version",
+    "notes",
+    "recorded",
+]
+
+
+def attempts_csv(group: Group) -> str:
+    """Every attempt of every campaign, one row each, oldest first."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    attempts = (
+        Attempt.objects.filter(campaign__group=group)
+        .select_related("campaign", "session", "opener")
+        .order_by("id")
+    )
+    for a in attempts:
+        writer.writerow(
+            [
+                a.campaign_id,
+                a.campaign.kind,
+                a.session.date.isoformat(),
+                a.clock_id,
+                a.outcome,
+                a.players,
+                a.bonus_tokens,
+                a.face_up,
+                a.opener.name if a.opener else "",
+                _minutes(a.duration) if a.duration is not None else "",
+                a.layout,
+                a.clock_version,
+                a.notes,
+                a.created.isoformat(),
+            ]
+        )
+    return out.getvalue()
+
+
+def bgstats_play(session: Session, source_url: str = "") -> dict[str, Any]:
+    """One play in BG Stats' push-play JSON: Take Time is cooperative without points; the
+    table wins the evening when it passed at least one clock. The duration is the sum of the
+    attempts' durations when they were recorded."""
+    attempts = list(session.attempts.all())
+    won = any(a.outcome == Attempt.Outcome.PASSED for a in attempts)
+    durations = [a.duration for a in attempts if a.duration is not None]
+    minutes = _minutes(sum(durations, timedelta())) if durations else 0
+    clocks = ", ".join(dict.fromkeys(a.clock_id for a in attempts))
+    group = session.campaign.group
+    return {
+        "sourceName": "Timekeeper",
+        "sourceUrl": source_url,
+        "playDate": f"{session.date.isoformat()} 20:00:00",
+        "durationMin": minutes,
+        "ignored": False,
+        "manualWinner": False,
+        "rounds": len(attempts),
+        "board": clocks,
+        "comments": session.notes,
+        "game": {
+            "name": "Take Time",
+            "sourceGameId": "take-time",
+            "cooperative": True,
+            "noPoints": True,
+            "highestWins": True,
+            "usesTeams": False,
+        },
+        "location": {"name": group.name, "sourceLocationId": f"group-{group.pk}"},
+        "players": [
+            {
+                "name": player.name,
+                "sourcePlayerId": f"player-{player.pk}",
+                "winner": won,
+                "score": None,
+                "startPlayer": False,
+            }
+            for player in session.players.all()
+        ],
+    }

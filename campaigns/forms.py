@@ -1,0 +1,191 @@
+"""Forms of the campaign pages. They check the shape of input; the rules of the game are
+checked by campaigns.services, whose CampaignError lands on the field it names."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from campaigns.models import NAME_LENGTH, Campaign, Group, Membership, Player
+from campaigns.services import CampaignError
+from rules.errors import RulesError
+
+MAX_PLAYERS_LISTED = 12
+
+
+def add_service_error(form: forms.Form, error: CampaignError | RulesError) -> None:
+    """Show a service's refusal at the field it names (or above the form)."""
+    field = (error.field or "").split(".")[0].split("[")[0]
+    form.add_error(field if field in form.fields else None, error.message)
+
+
+class GroupForm(forms.Form):
+    name = forms.CharField(label=_("Group name"), max_length=NAME_LENGTH)
+    players = forms.CharField(
+        label=_("Players"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("One name per line; people at the table need no account."),
+    )
+
+    def clean_players(self) -> list[str]:
+        names = [n.strip() for n in self.cleaned_data["players"].splitlines() if n.strip()]
+        if len(names) > MAX_PLAYERS_LISTED:
+            raise forms.ValidationError(_("List at most 12 players."))
+        for name in names:
+            if len(name) > NAME_LENGTH:
+                raise forms.ValidationError(
+                    _("Names have at most %(max)d characters.") % {"max": NAME_LENGTH}
+                )
+        return names
+
+
+class AttemptForm(forms.Form):
+    """The one-tap form of the group page: the button pressed says what happened."""
+
+    ACTIONS = ("passed", "failed", "skip")
+
+    clock = forms.CharField(widget=forms.HiddenInput, max_length=20)
+    request_key = forms.CharField(widget=forms.HiddenInput, max_length=64, required=False)
+    players = forms.TypedChoiceField(
+        label=_("Players at the table"),
+        choices=[(2, "2"), (3, "3"), (4, "4")],
+        coerce=int,
+        widget=forms.RadioSelect,
+    )
+    layout = forms.CharField(
+        label=_("Layout (optional)"),
+        required=False,
+        max_length=400,
+        widget=forms.Textarea(
+            attrs={"rows": 2, "placeholder": "S3 | M5 | S2 M3 | M9 | S6 S8 | M12 S9"}
+        ),
+        help_text=_("Segments 1–6 separated by |, or cards in play order like S3@1 M5@2 …"),
+    )
+    opener = forms.ModelChoiceField(
+        label=_("Who opened"), queryset=Player.objects.none(), required=False
+    )
+    duration_min = forms.IntegerField(
+        label=_("Minutes"), min_value=0, max_value=24 * 60, required=False
+    )
+    notes = forms.CharField(
+        label=_("Notes"), required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    def __init__(self, *args: Any, group: Group, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["opener"].queryset = group.players.all()  # type: ignore[attr-defined]
+        if not self.is_bound:
+            self.initial.setdefault("request_key", uuid.uuid4().hex)
+
+
+class LayoutCheckForm(forms.Form):
+    clock = forms.CharField(max_length=20)
+    layout = forms.CharField(max_length=1000, required=False)
+
+
+class SessionForm(forms.Form):
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    players = forms.ModelMultipleChoiceField(
+        label=_("Who was there"),
+        queryset=Player.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    notes = forms.CharField(
+        label=_("Notes"), required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    def __init__(self, *args: Any, group: Group, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = group.players.all()  # type: ignore[attr-defined]
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("New player"), max_length=NAME_LENGTH)
+
+
+class MemberForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=Membership.Role.choices,
+        initial=Membership.Role.MEMBER,
+        required=False,
+    )
+
+    def clean_role(self) -> str:
+        return self.cleaned_data["role"] or Membership.Role.MEMBER
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices)
+
+
+class CampaignForm(forms.Form):
+    kind = forms.ChoiceField(
+        label=_("Kind"), choices=Campaign.Kind.choices, initial=Campaign.Kind.NORMAL
+    )
+    start_chapter = forms.TypedChoiceField(
+        label=_("Start at chapter"),
+        choices=[(c, str(c)) for c in range(1, 11)],
+        coerce=int,
+        initial=1,
+        help_text=_("Already further in your box? The clocks of earlier chapters count as passed."),
+    )
+
+
+class TranscriptionForm(forms.Form):
+    """The clock editor: the hand, the 24 limit, and the special rules as JSON objects,
+    one per line (the public clock-definition format of DESIGN.md)."""
+
+    start = forms.TypedChoiceField(
+        label=_("Clock hand points to segment"),
+        choices=[(s, str(s)) for s in range(1, 7)],
+        coerce=int,
+        initial=1,
+    )
+    cap_lifted = forms.BooleanField(label=_("Values may exceed 24"), required=False)
+    rules = forms.CharField(
+        label=_("Special rules"),
+        required=False,
+        max_length=8000,
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
+        help_text=_(
+            'One rule per line, e.g. {"kind": "card_count", "segment": 6, "count": 3}. '
+            "A rule without a segment applies to the whole clock (centre)."
+        ),
+    )
+
+    def clean_rules(self) -> list[dict[str, Any]]:
+        rules = []
+        for number, line in enumerate(self.cleaned_data["rules"].splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                rule = json.loads(line)
+            except json.JSONDecodeError:
+                raise forms.ValidationError(
+                    _("Line %(n)d is not a JSON object.") % {"n": number}
+                ) from None
+            if not isinstance(rule, dict):
+                raise forms.ValidationError(_("Line %(n)d is not a JSON object.") % {"n": number})
+            rules.append(rule)
+        return rules
+
+    def definition(self, clock_id: str) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "id": clock_id,
+            "start": data["start"],
+            "cap": None if data["cap_lifted"] else 24,
+            "rules": data["rules"],
+        }
+
+
+class ImportForm(forms.Form):
+    history = forms.FileField(label=_("History file (JSON)"))

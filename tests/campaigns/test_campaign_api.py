@@ -1,0 +1,372 @@
+"""The campaigns REST API: DESIGN.md's public endpoints, permissions, bad input."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from campaigns import services
+from campaigns.models import Campaign, Group, Membership
+
+ApiAs = Callable[[str], APIClient]
+ROLES = ["owner", "member", "viewer", "outsider"]
+PASSING_1_1 = "S1 | S2 | S3 | S4 M1 M2 | S5 M3 M4 | S6 S7 S8"
+FAILING_1_1 = "S1 | S2 | S3 | S4 M1 | S5 M3 M4 | S6 S7 S8 M2"
+
+
+def url(group: Group, tail: str) -> str:
+    return f"/api/groups/{group.pk}/{tail}"
+
+
+def test_it_creates_a_group(api: Callable[[User], APIClient], alice: User) -> None:
+    response = api(alice).post("/api/groups/", {"name": "Fridays", "players": ["Ann", "Ben"]})
+    assert response.status_code == 201
+    group = Group.objects.get(pk=response.json()["id"])
+    assert group.name == "Fridays" and group.memberships.get().user == alice
+    assert [p["name"] for p in response.json()["players"]] == ["Ann", "Ben"]
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        ({"name": "x" * 81}, "name"),
+        ({"name": ""}, "name"),
+        ({"name": "A", "players": ["y" * 81]}, "players"),
+        ({"name": "A", "players": ["Ann", "ann"]}, "players"),
+    ],
+)
+def test_a_bad_group_names_the_field(
+    api: Callable[[User], APIClient], alice: User, payload: dict[str, Any], field: str
+) -> None:
+    response = api(alice).post("/api/groups/", payload)
+    assert response.status_code == 400 and field in response.json()
+    assert not Group.objects.exists()
+
+
+def test_anonymous_callers_are_refused(group: Group) -> None:
+    assert APIClient().get(url(group, "progress/")).status_code in (401, 403)
+
+
+def test_token_authentication_works(group: Group, alice: User) -> None:
+    token = Token.objects.create(user=alice)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert client.get(url(group, "progress/")).status_code == 200
+
+
+def test_progress_has_the_public_shape(group: Group, api_as: ApiAs) -> None:
+    body = api_as("owner").get(url(group, "progress/")).json()
+    assert {
+        "chapter": 1,
+        "clock": "1-1",
+        "bonus_tokens": 0,
+        "passed": [],
+        "sleeve": [],
+        "attempted": 0,
+        "completed": False,
+        "rebirth_unlocked": False,
+    }.items() <= body.items()
+
+
+def test_an_attempt_answers_201_with_face_up(group: Group, api_as: ApiAs) -> None:
+    client = api_as("member")
+    client.post(url(group, "attempts/"), {"clock": "1-1", "outcome": "failed", "players": 3})
+    response = client.post(
+        url(group, "attempts/"), {"clock": "1-1", "outcome": "failed", "players": 3}
+    )
+    assert response.status_code == 201
+    assert response.json()["face_up"] == 4 and response.json()["bonus_tokens"] == 1
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        ({"clock": "11-1"}, "clock"),
+        ({"clock": "2-1"}, "clock"),
+        ({"players": 1}, "players"),
+        ({"players": 5}, "players"),
+        ({"outcome": "won"}, "outcome"),
+        ({"layout": FAILING_1_1}, "layout"),
+        ({"layout": "S1 S1 | | | | |"}, "layout"),
+        ({"opener": "Nobody"}, "opener"),
+    ],
+)
+def test_bad_attempts_answer_400_naming_the_field(
+    group: Group, campaign: Campaign, api_as: ApiAs, payload: dict[str, Any], field: str
+) -> None:
+    body = {"clock": "1-1", "outcome": "passed", "players": 3, **payload}
+    response = api_as("owner").post(url(group, "attempts/"), body)
+    assert response.status_code == 400 and field in response.json(), response.json()
+    assert campaign.attempts.count() == 0
+
+
+def test_a_layout_that_agrees_is_kept_with_its_verdict(group: Group, api_as: ApiAs) -> None:
+    body = {"clock": "1-1", "outcome": "passed", "players": 3, "layout": PASSING_1_1}
+    response = api_as("owner").post(url(group, "attempts/"), body)
+    assert response.status_code == 201
+    assert response.json()["verdict"]["passed"] is True
+
+
+def test_a_double_submit_with_the_same_key_records_once(
+    group: Group, campaign: Campaign, api_as: ApiAs
+) -> None:
+    client = api_as("owner")
+    body = {"clock": "1-1", "outcome": "failed", "players": 2}
+    first = client.post(url(group, "attempts/"), body, HTTP_IDEMPOTENCY_KEY="abc")
+    second = client.post(url(group, "attempts/"), body, HTTP_IDEMPOTENCY_KEY="abc")
+    assert first.status_code == second.status_code == 201
+    assert first.json()["id"] == second.json()["id"]
+    campaign.refresh_from_db()
+    assert campaign.attempts.count() == 1 and campaign.bonus_tokens == 1
+
+
+def test_an_attempt_on_a_completed_campaign_is_refused(
+    group: Group, campaign: Campaign, api_as: ApiAs
+) -> None:
+    client = api_as("owner")
+    for clock in services.NUMBERED_CLOCKS:
+        client.post(url(group, "attempts/"), {"clock": clock, "outcome": "passed", "players": 4})
+    assert client.get(url(group, "progress/")).json()["completed"] is True
+    response = client.post(
+        url(group, "attempts/"), {"clock": "7-3", "outcome": "passed", "players": 4}
+    )
+    assert response.status_code == 400 and "clock" in response.json()
+    assert campaign.attempts.count() == 40
+
+
+def test_sleeve_skips_the_clock(group: Group, api_as: ApiAs) -> None:
+    client = api_as("owner")
+    client.post(url(group, "attempts/"), {"clock": "1-1", "outcome": "failed", "players": 3})
+    response = client.post(url(group, "sleeve/"), {"clock": "1-1"})
+    assert response.status_code == 201
+    assert response.json()["sleeve"] == ["1-1"] and response.json()["clock"] == "1-2"
+    assert client.get(url(group, "sleeve/")).json() == {"sleeve": ["1-1"]}
+
+
+def test_sleeve_refuses_an_unknown_clock(group: Group, api_as: ApiAs) -> None:
+    response = api_as("owner").post(url(group, "sleeve/"), {"clock": "zz"})
+    assert response.status_code == 400 and "clock" in response.json()
+
+
+def test_undo_reverts_the_last_attempt(group: Group, campaign: Campaign, api_as: ApiAs) -> None:
+    client = api_as("member")
+    client.post(url(group, "attempts/"), {"clock": "1-1", "outcome": "passed", "players": 3})
+    response = client.post(url(group, "undo/"))
+    assert response.status_code == 200 and response.json()["kind"] == "passed"
+    assert client.get(url(group, "progress/")).json()["clock"] == "1-1"
+    assert client.post(url(group, "undo/")).status_code == 400
+
+
+def test_clocks_are_listed_and_shown(group: Group, api_as: ApiAs) -> None:
+    client = api_as("outsider")
+    clocks = client.get("/api/clocks/").json()
+    assert len(clocks) == 41 and clocks[0]["id"] == "1-1" and clocks[-1]["id"] == "rebirth"
+    assert client.get("/api/clocks/1-1/").json()["cap"] is None
+    assert client.get("/api/clocks/11-1/").status_code == 404
+
+
+def test_layout_check_answers_the_check_layout_object(api_as: ApiAs, group: Group) -> None:
+    response = api_as("viewer").post("/api/layouts/check/", {"clock": "1-1", "layout": FAILING_1_1})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["passed"] is False and body["violations"][0]["rule"] == "card_count"
+    assert len(body["values"]) == 6
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        ({"clock": "99-1", "layout": PASSING_1_1}, "clock"),
+        ({"clock": "1-1", "layout": "S1"}, "layout"),
+        ({"clock": "1-1"}, "layout"),
+    ],
+)
+def test_layout_check_refuses_bad_input(
+    api_as: ApiAs, group: Group, payload: dict[str, Any], field: str
+) -> None:
+    response = api_as("owner").post("/api/layouts/check/", payload)
+    assert response.status_code == 400 and field in response.json()
+
+
+def test_owners_add_members(group: Group, api_as: ApiAs) -> None:
+    User.objects.create_user("erin")
+    response = api_as("owner").post(url(group, "members/"), {"username": "erin", "role": "viewer"})
+    assert response.status_code == 201
+    assert group.memberships.get(user__username="erin").role == Membership.Role.VIEWER
+
+
+def test_owners_change_roles(group: Group, api_as: ApiAs, bob: User) -> None:
+    member = group.memberships.get(user=bob)
+    response = api_as("owner").patch(url(group, f"members/{member.pk}/"), {"role": "viewer"})
+    assert response.status_code == 200
+    member.refresh_from_db()
+    assert member.role == "viewer"
+
+
+def test_a_campaign_can_start_mid_game(group: Group, api_as: ApiAs) -> None:
+    client = api_as("owner")
+    response = client.post(url(group, "campaigns/"), {"start_chapter": 4})
+    assert response.status_code == 201
+    body = client.get(url(group, "progress/")).json()
+    assert body["chapter"] == 4 and body["clock"] == "4-1" and len(body["passed"]) == 12
+
+
+def test_rebirth_is_refused_before_it_is_unlocked(group: Group, api_as: ApiAs) -> None:
+    response = api_as("owner").post(url(group, "campaigns/"), {"kind": "rebirth"})
+    assert response.status_code == 400 and "kind" in response.json()
+
+
+def test_sessions_are_started_with_players(group: Group, api_as: ApiAs) -> None:
+    response = api_as("owner").post(
+        url(group, "sessions/"), {"date": "2026-11-27", "players": ["Ann", "Ben"]}
+    )
+    assert response.status_code == 201 and response.json()["players"] == ["Ann", "Ben"]
+    bad = api_as("owner").post(url(group, "sessions/"), {"players": ["Zed"]})
+    assert bad.status_code == 400 and "players" in bad.json()
+
+
+def test_transcriptions_are_versioned(group: Group, api_as: ApiAs) -> None:
+    client = api_as("member")
+    rule = {"kind": "card_count", "segment": 2, "count": 2}
+    first = client.post(url(group, "transcriptions/"), {"clock": "5-2", "rules": [rule]})
+    second = client.post(url(group, "transcriptions/"), {"clock": "5-2", "start": 3, "rules": []})
+    assert (first.status_code, second.status_code) == (201, 201)
+    assert second.json()["version"] == 2
+    bad = client.post(url(group, "transcriptions/"), {"clock": "5-2", "rules": [{"kind": "nope"}]})
+    assert bad.status_code == 400
+
+
+def test_exports_and_statistics_answer(group: Group, api_as: ApiAs) -> None:
+    client = api_as("viewer")
+    assert client.get(url(group, "export/")).json()["format"] == "timekeeper-history"
+    assert client.get(url(group, "export.csv")).content.startswith(b"campaign,kind")
+    assert "attempts_per_clock" in client.get(url(group, "statistics/")).json()
+
+
+def test_the_history_round_trips_through_the_api(group: Group, api_as: ApiAs) -> None:
+    client = api_as("owner")
+    client.post(url(group, "attempts/"), {"clock": "1-1", "outcome": "failed", "players": 3})
+    client.post(url(group, "sleeve/"), {"clock": "1-1"})
+    client.post(url(group, "attempts/"), {"clock": "1-2", "outcome": "passed", "players": 2})
+    history = client.get(url(group, "export/")).json()
+    response = client.post("/api/groups/import/", history, format="json")
+    assert response.status_code == 201
+    copy = Group.objects.get(pk=response.json()["id"])
+    assert client.get(f"/api/groups/{copy.pk}/export/").json() == history
+
+
+def test_the_schema_documents_the_public_endpoints(api_as: ApiAs, group: Group) -> None:
+    schema = api_as("owner").get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    for path in (
+        "/api/groups/",
+        "/api/groups/{group_id}/progress/",
+        "/api/groups/{group_id}/attempts/",
+        "/api/groups/{group_id}/sleeve/",
+        "/api/clocks/",
+        "/api/clocks/{clock_id}/",
+        "/api/layouts/check/",
+    ):
+        assert path in schema["paths"]
+
+
+# --- permissions: every endpoint, every role ----------------------------------------------
+
+READS = [
+    "",
+    "progress/",
+    "attempts/",
+    "sleeve/",
+    "events/",
+    "members/",
+    "campaigns/",
+    "sessions/",
+    "transcriptions/",
+    "statistics/",
+    "export/",
+    "export.csv",
+]
+WRITES: list[tuple[str, dict[str, Any]]] = [
+    ("attempts/", {"clock": "1-1", "outcome": "failed", "players": 3}),
+    ("sleeve/", {"clock": "1-1"}),
+    ("sleeve/retrieve/", {"clocks": ["1-1"]}),
+    ("undo/", {}),
+    ("campaigns/", {"start_chapter": 2}),
+    ("sessions/", {"players": []}),
+    ("transcriptions/", {"clock": "5-1", "rules": []}),
+]
+READ_STATUS = {"owner": 200, "member": 200, "viewer": 200, "outsider": 404}
+OWNER_ONLY = {"member": 403, "viewer": 403, "outsider": 404}
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("tail", READS)
+def test_reads_are_for_members_only(group: Group, api_as: ApiAs, role: str, tail: str) -> None:
+    assert api_as(role).get(url(group, tail)).status_code == READ_STATUS[role]
+
+
+@pytest.mark.parametrize("role", ["viewer", "outsider"])
+@pytest.mark.parametrize(("tail", "payload"), WRITES)
+def test_viewers_and_outsiders_cannot_write(
+    group: Group, campaign: Campaign, api_as: ApiAs, role: str, tail: str, payload: dict
+) -> None:
+    response = api_as(role).post(url(group, tail), payload, format="json")
+    assert response.status_code == {"viewer": 403, "outsider": 404}[role]
+    assert campaign.events.count() == 0 and group.campaigns.count() == 1
+
+
+@pytest.mark.parametrize("role", ["owner", "member"])
+@pytest.mark.parametrize(("tail", "payload"), WRITES)
+def test_owners_and_members_may_write(
+    group: Group, api_as: ApiAs, role: str, tail: str, payload: dict
+) -> None:
+    response = api_as(role).post(url(group, tail), payload, format="json")
+    assert response.status_code not in (403, 404)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_only_owners_manage_members(group: Group, api_as: ApiAs, role: str) -> None:
+    User.objects.create_user("erin")
+    response = api_as(role).post(url(group, "members/"), {"username": "erin"})
+    assert response.status_code == OWNER_ONLY[role] if role != "owner" else 201
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_only_owners_change_or_remove_members(
+    group: Group, api_as: ApiAs, role: str, dave: User
+) -> None:
+    viewer = group.memberships.get(user=dave)
+    response = api_as(role).delete(url(group, f"members/{viewer.pk}/"))
+    assert response.status_code == OWNER_ONLY[role] if role != "owner" else 204
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_bgstats_export_is_for_members(
+    group: Group, campaign: Campaign, api_as: ApiAs, role: str
+) -> None:
+    session = services.current_session(campaign)
+    response = api_as(role).get(url(group, f"sessions/{session.pk}/bgstats/"))
+    assert response.status_code == READ_STATUS[role]
+
+
+@pytest.mark.parametrize(
+    ("method", "tail"),
+    [
+        ("put", "progress/"),
+        ("delete", "attempts/"),
+        ("get", "undo/"),
+        ("get", "sleeve/retrieve/"),
+        ("post", "export/"),
+        ("post", "statistics/"),
+    ],
+)
+def test_wrong_methods_answer_405(group: Group, api_as: ApiAs, method: str, tail: str) -> None:
+    assert getattr(api_as("owner"), method)(url(group, tail)).status_code == 405
+
+
+def test_wrong_method_on_layout_check(api_as: ApiAs, group: Group) -> None:
+    assert api_as("owner").get("/api/layouts/check/").status_code == 405

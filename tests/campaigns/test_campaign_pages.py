@@ -1,0 +1,464 @@
+"""The campaign pages: permissions, one-tap recording (with and without htmx), forms."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from campaigns import services
+from campaigns.models import Campaign, ClockTranscription, Group, Membership, Session
+
+AsRole = Callable[[str], Client]
+ROLES = ["owner", "member", "viewer", "outsider"]
+PASSING_1_1 = "S1 | S2 | S3 | S4 M1 M2 | S5 M3 M4 | S6 S7 S8"
+FAILING_1_1 = "S1 | S2 | S3 | S4 M1 | S5 M3 M4 | S6 S7 S8 M2"
+
+
+def page(group: Group, tail: str = "") -> str:
+    return f"/groups/{group.pk}/{tail}"
+
+
+def tap(client: Client, group: Group, action: str, htmx: bool = False, **data: Any):
+    campaign = group.current_campaign()
+    clock = services.campaign_state(campaign).next_clock
+    body = {"clock": clock, "players": 3, "action": action, **data}
+    headers = {"HX-Request": "true"} if htmx else {}
+    return client.post(page(group, "record/"), body, headers=headers)
+
+
+def test_the_dashboard_lists_my_groups(group: Group, as_role: AsRole) -> None:
+    response = as_role("member").get("/")
+    assert response.status_code == 200
+    assert b"Tuesday table" in response.content and b"1-1" in response.content
+
+
+def test_the_dashboard_hides_other_groups(group: Group, as_role: AsRole) -> None:
+    assert b"Tuesday table" not in as_role("outsider").get("/").content
+
+
+def test_the_dashboard_creates_a_group(alice: User, login: Callable[[User], Client]) -> None:
+    response = login(alice).post("/", {"name": "Fridays", "players": "Ann\nBen\n"})
+    group = Group.objects.get(name="Fridays")
+    assert response.status_code == 302 and response["Location"] == page(group)
+    assert group.players.count() == 2
+
+
+def test_a_too_long_group_name_is_a_form_error(
+    alice: User, login: Callable[[User], Client]
+) -> None:
+    response = login(alice).post("/", {"name": "x" * 81})
+    assert response.status_code == 400
+    assert "name" in response.context["form"].errors and not Group.objects.exists()
+
+
+def test_anonymous_visitors_are_sent_to_log_in(group: Group) -> None:
+    response = Client().get(page(group))
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_the_group_page_shows_the_next_clock(group: Group, as_role: AsRole) -> None:
+    response = as_role("owner").get(page(group))
+    content = response.content.decode()
+    assert 'class="chapter-map"' in content and 'data-clock="1-1"' in content
+    assert 'name="action" value="passed"' in content and "hx-post" in content
+
+
+def test_viewers_see_no_buttons(group: Group, as_role: AsRole) -> None:
+    content = as_role("viewer").get(page(group)).content.decode()
+    assert 'data-clock="1-1"' in content and 'value="passed"' not in content
+
+
+def test_a_tap_records_and_redirects_without_javascript(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    response = tap(as_role("member"), group, "failed")
+    assert response.status_code == 302 and response["Location"] == page(group)
+    campaign.refresh_from_db()
+    assert campaign.bonus_tokens == 1
+
+
+def test_a_tap_with_htmx_answers_the_board_partial(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    response = tap(as_role("member"), group, "passed", htmx=True)
+    content = response.content.decode()
+    assert response.status_code == 200 and content.lstrip().startswith('<div id="board"')
+    assert "<html" not in content and 'data-clock="1-2"' in content
+    assert response["Vary"].count("HX-Request") == 1
+
+
+def test_the_group_page_answers_its_board_to_htmx(group: Group, as_role: AsRole) -> None:
+    response = as_role("owner").get(page(group), HTTP_HX_REQUEST="true")
+    assert response.content.decode().lstrip().startswith('<div id="board"')
+
+
+def test_skip_puts_the_clock_in_the_sleeve(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed")
+    tap(client, group, "skip")
+    assert services.campaign_state(campaign).sleeve == ["1-1"]
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"players": 5}, "players"),
+        ({"clock": "11-1"}, "clock"),
+        ({"clock": "3-1"}, "clock"),
+        ({"layout": FAILING_1_1}, "layout"),
+        ({"layout": "S1 | S1"}, "layout"),
+        ({"action": "won"}, None),
+    ],
+)
+def test_bad_input_is_a_form_error_and_records_nothing(
+    group: Group, campaign: Campaign, as_role: AsRole, data: dict[str, Any], field: str | None
+) -> None:
+    body = {"clock": "1-1", "players": 3, "action": "passed", **data}
+    response = as_role("owner").post(page(group, "record/"), body)
+    assert response.status_code == 400
+    assert response.context["form"].has_error(field or "__all__")
+    assert campaign.attempts.count() == 0 and campaign.events.count() == 0
+
+
+def test_a_bad_tap_with_htmx_swaps_the_form_with_its_error(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    response = tap(as_role("owner"), group, "passed", htmx=True, layout=FAILING_1_1)
+    assert response.status_code == 200 and b"errorlist" in response.content
+    assert campaign.attempts.count() == 0
+
+
+def test_a_double_submit_of_the_same_form_records_once(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    tap(client, group, "passed", request_key="form-1")
+    response = client.post(
+        page(group, "record/"),
+        {"clock": "1-1", "players": 3, "action": "passed", "request_key": "form-1"},
+    )
+    assert response.status_code == 302
+    assert campaign.attempts.count() == 1
+
+
+def test_a_layout_is_recorded_with_its_verdict(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    tap(as_role("owner"), group, "passed", layout=PASSING_1_1)
+    verdict = campaign.attempts.get().verdict
+    assert verdict is not None and verdict["passed"] is True
+
+
+def test_the_live_check_shows_the_engines_reasons(group: Group, as_role: AsRole) -> None:
+    response = as_role("viewer").post(
+        page(group, "check/"), {"clock": "1-1", "layout": FAILING_1_1}, HTTP_HX_REQUEST="true"
+    )
+    content = response.content.decode()
+    assert response.status_code == 200 and content.lstrip().startswith('<div id="verdict"')
+    assert "This layout fails" in content and "Segment 6" in content
+
+
+def test_the_live_check_shows_parse_errors(group: Group, as_role: AsRole) -> None:
+    response = as_role("owner").post(page(group, "check/"), {"clock": "1-1", "layout": "S1 X9"})
+    assert b"badge bad" in response.content
+
+
+def test_undo_reverts_the_last_tap(group: Group, campaign: Campaign, as_role: AsRole) -> None:
+    client = as_role("member")
+    tap(client, group, "failed")
+    response = client.post(page(group, "undo/"), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    campaign.refresh_from_db()
+    assert campaign.bonus_tokens == 0 and campaign.attempts.count() == 0
+
+
+def test_the_sleeve_page_puts_a_clock_back_on_top(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed")
+    tap(client, group, "skip")
+    assert b"1-1" in client.get(page(group, "sleeve/")).content
+    response = client.post(page(group, "sleeve/"), {"clock": "1-1"})
+    assert response.status_code == 302
+    assert services.campaign_state(campaign).next_clock == "1-1"
+
+
+def test_the_sleeve_page_refuses_a_clock_not_in_it(group: Group, as_role: AsRole) -> None:
+    assert as_role("owner").post(page(group, "sleeve/"), {"clock": "1-1"}).status_code == 400
+
+
+def test_clocks_of_unopened_chapters_stay_hidden(group: Group, as_role: AsRole) -> None:
+    client = as_role("owner")
+    hidden = client.get(page(group, "clocks/3-1/"))
+    assert b"data-clock" not in hidden.content and b"spoilers=1" in hidden.content
+    shown = client.get(page(group, "clocks/3-1/") + "?spoilers=1")
+    assert b'data-clock="3-1"' in shown.content
+
+
+def test_an_unknown_clock_page_is_404(group: Group, as_role: AsRole) -> None:
+    assert as_role("owner").get(page(group, "clocks/12-9/")).status_code == 404
+
+
+def test_the_editor_previews_as_the_user_types(group: Group, as_role: AsRole) -> None:
+    rule = json.dumps({"kind": "card_count", "segment": 2, "count": 2})
+    response = as_role("member").post(
+        page(group, "clocks/5-1/edit/"),
+        {"start": 3, "rules": rule, "preview": "1"},
+        HTTP_HX_REQUEST="true",
+    )
+    content = response.content.decode()
+    assert content.lstrip().startswith('<section class="card" id="preview"')
+    assert 'data-clock="5-1"' in content
+    assert not ClockTranscription.objects.exists()
+
+
+def test_the_editor_shows_rule_errors(group: Group, as_role: AsRole) -> None:
+    response = as_role("member").post(
+        page(group, "clocks/5-1/edit/"), {"start": 1, "rules": '{"kind": "card_count"}'}
+    )
+    assert response.status_code == 400 and b"count" in response.content
+    assert not ClockTranscription.objects.exists()
+
+
+def test_the_editor_saves_a_new_version(group: Group, as_role: AsRole) -> None:
+    client = as_role("member")
+    for start in (2, 3):
+        response = client.post(page(group, "clocks/5-1/edit/"), {"start": start, "rules": ""})
+        assert response.status_code == 302
+    clock, version = services.clock_for_group(group, "5-1")
+    assert (clock.start, version) == (3, 2)
+
+
+def test_sessions_are_started_and_edited(group: Group, as_role: AsRole) -> None:
+    client = as_role("owner")
+    ann = group.players.get(name="Ann")
+    response = client.post(page(group, "sessions/"), {"date": "2026-11-27", "players": [ann.pk]})
+    session = Session.objects.get()
+    assert response.status_code == 302 and list(session.players.all()) == [ann]
+    client.post(page(group, f"sessions/{session.pk}/"), {"date": "2026-11-28", "players": []})
+    session.refresh_from_db()
+    assert str(session.date) == "2026-11-28" and not session.players.exists()
+
+
+def test_the_session_page_offers_bg_stats(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    tap(client, group, "passed", duration_min=12)
+    session = Session.objects.get()
+    session.players.set(group.players.all())
+    assert b"bgstats.json" in client.get(page(group, f"sessions/{session.pk}/")).content
+    play = client.get(page(group, f"sessions/{session.pk}/bgstats.json")).json()
+    assert play["game"]["cooperative"] is True and play["game"]["noPoints"] is True
+    assert play["durationMin"] == 12 and [p["winner"] for p in play["players"]] == [True] * 3
+
+
+def test_owners_invite_by_username(group: Group, as_role: AsRole) -> None:
+    User.objects.create_user("erin")
+    response = as_role("owner").post(
+        page(group, "members/"), {"username": "erin", "role": "viewer"}
+    )
+    assert response.status_code == 302
+    assert group.memberships.get(user__username="erin").role == "viewer"
+
+
+def test_inviting_an_unknown_username_is_a_form_error(group: Group, as_role: AsRole) -> None:
+    response = as_role("owner").post(page(group, "members/"), {"username": "nobody"})
+    assert response.status_code == 400 and response.context["form"].has_error("username")
+
+
+def test_owners_add_players(group: Group, as_role: AsRole) -> None:
+    as_role("owner").post(page(group, "members/"), {"name": "Dina"})
+    assert group.players.filter(name="Dina").exists()
+
+
+def test_the_invite_link_joins_as_a_member(group: Group, as_role: AsRole, charlie: User) -> None:
+    client = as_role("outsider")
+    link = f"/join/{group.invite_token}/"
+    assert client.get(link).status_code == 200
+    assert client.post(link).status_code == 302
+    assert group.memberships.get(user=charlie).role == Membership.Role.MEMBER
+
+
+def test_a_wrong_invite_token_is_404(as_role: AsRole, group: Group) -> None:
+    assert as_role("outsider").get("/join/nope/").status_code == 404
+
+
+def test_owners_change_a_role(group: Group, as_role: AsRole, bob: User) -> None:
+    member = group.memberships.get(user=bob)
+    as_role("owner").post(page(group, f"members/{member.pk}/"), {"role": "viewer"})
+    member.refresh_from_db()
+    assert member.role == "viewer"
+
+
+def test_the_settings_page_starts_a_campaign_mid_game(group: Group, as_role: AsRole) -> None:
+    response = as_role("member").post(
+        page(group, "settings/"), {"kind": "normal", "start_chapter": 5}
+    )
+    assert response.status_code == 302
+    assert services.campaign_state(group.current_campaign()).next_clock == "5-1"
+
+
+def test_the_settings_page_refuses_an_early_rebirth(group: Group, as_role: AsRole) -> None:
+    response = as_role("owner").post(
+        page(group, "settings/"), {"kind": "rebirth", "start_chapter": 1}
+    )
+    assert response.status_code == 400 and response.context["form"].has_error("kind")
+
+
+def test_statistics_draw_svg_charts(group: Group, as_role: AsRole) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed")
+    tap(client, group, "passed")
+    content = client.get(page(group, "statistics/")).content.decode()
+    assert content.count('<svg class="chart"') == 3
+
+
+def test_the_history_round_trips_through_an_upload(group: Group, as_role: AsRole) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed", duration_min=5, notes="close")
+    tap(client, group, "skip")
+    tap(client, group, "passed", layout="")
+    exported = client.get(page(group, "export.json")).content
+    upload = SimpleUploadedFile("history.json", exported, content_type="application/json")
+    response = client.post("/groups/import/", {"history": upload})
+    copy = Group.objects.exclude(pk=group.pk).get()
+    assert response.status_code == 302
+    assert json.loads(client.get(page(copy, "export.json")).content) == json.loads(exported)
+
+
+def test_a_broken_history_upload_is_a_form_error(group: Group, as_role: AsRole) -> None:
+    upload = SimpleUploadedFile("h.json", b'{"format": "other"}')
+    response = as_role("owner").post("/groups/import/", {"history": upload})
+    assert response.status_code == 400 and Group.objects.count() == 1
+
+
+def test_the_csv_export_has_a_row_per_attempt(group: Group, as_role: AsRole) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed")
+    tap(client, group, "passed")
+    lines = client.get(page(group, "export.csv")).content.decode().strip().splitlines()
+    assert len(lines) == 3 and lines[1].split(",")[3:5] == ["1-1", "failed"]
+
+
+# --- permissions: every page, every role ---------------------------------------------------
+
+READ_PAGES = [
+    "",
+    "sessions/",
+    "sleeve/",
+    "clocks/1-1/",
+    "members/",
+    "settings/",
+    "statistics/",
+    "export.json",
+    "export.csv",
+]
+READ_STATUS = {"owner": 200, "member": 200, "viewer": 200, "outsider": 404}
+OWNER_ONLY = {"member": 403, "viewer": 403, "outsider": 404}
+WRITE_PAGES: list[tuple[str, dict[str, Any]]] = [
+    ("record/", {"clock": "1-1", "players": 3, "action": "failed"}),
+    ("undo/", {}),
+    ("sleeve/", {"clock": "1-1"}),
+    ("sessions/", {"date": "2026-11-27"}),
+    ("settings/", {"kind": "normal", "start_chapter": 2}),
+    ("clocks/5-1/edit/", {"start": 2, "rules": ""}),
+]
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("tail", READ_PAGES)
+def test_pages_are_for_members_only(group: Group, as_role: AsRole, role: str, tail: str) -> None:
+    assert as_role(role).get(page(group, tail)).status_code == READ_STATUS[role]
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_session_pages_are_for_members_only(
+    group: Group, campaign: Campaign, as_role: AsRole, role: str
+) -> None:
+    session = services.current_session(campaign)
+    for tail in (f"sessions/{session.pk}/", f"sessions/{session.pk}/bgstats.json"):
+        assert as_role(role).get(page(group, tail)).status_code == READ_STATUS[role]
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_editor_is_for_writers(group: Group, as_role: AsRole, role: str) -> None:
+    expected = {"owner": 200, "member": 200, "viewer": 403, "outsider": 404}[role]
+    assert as_role(role).get(page(group, "clocks/5-1/edit/")).status_code == expected
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_live_check_is_for_members(group: Group, as_role: AsRole, role: str) -> None:
+    response = as_role(role).post(page(group, "check/"), {"clock": "1-1", "layout": PASSING_1_1})
+    assert response.status_code == READ_STATUS[role]
+
+
+@pytest.mark.parametrize("role", ["viewer", "outsider"])
+@pytest.mark.parametrize(("tail", "data"), WRITE_PAGES)
+def test_viewers_and_outsiders_cannot_write(
+    group: Group, campaign: Campaign, as_role: AsRole, role: str, tail: str, data: dict
+) -> None:
+    response = as_role(role).post(page(group, tail), data)
+    assert response.status_code == {"viewer": 403, "outsider": 404}[role]
+    assert campaign.events.count() == 0 and group.campaigns.count() == 1
+    assert not Session.objects.exists() and not ClockTranscription.objects.exists()
+
+
+@pytest.mark.parametrize("role", ["owner", "member"])
+@pytest.mark.parametrize(("tail", "data"), WRITE_PAGES)
+def test_owners_and_members_may_write(
+    group: Group, as_role: AsRole, role: str, tail: str, data: dict
+) -> None:
+    assert as_role(role).post(page(group, tail), data).status_code in (200, 302, 400)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_only_owners_post_to_the_members_page(group: Group, as_role: AsRole, role: str) -> None:
+    User.objects.create_user("erin")
+    response = as_role(role).post(page(group, "members/"), {"username": "erin"})
+    assert response.status_code == OWNER_ONLY[role] if role != "owner" else 302
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_only_owners_change_members(group: Group, as_role: AsRole, role: str, dave: User) -> None:
+    viewer = group.memberships.get(user=dave)
+    response = as_role(role).post(page(group, f"members/{viewer.pk}/"), {"remove": "1"})
+    assert response.status_code == OWNER_ONLY[role] if role != "owner" else 302
+    assert group.memberships.filter(user=dave).exists() == (role != "owner")
+
+
+@pytest.mark.parametrize(
+    ("method", "tail"),
+    [
+        ("get", "record/"),
+        ("get", "undo/"),
+        ("get", "check/"),
+        ("get", "members/1/"),
+        ("post", "statistics/"),
+        ("post", "clocks/1-1/"),
+        ("post", "export.json"),
+        ("post", "export.csv"),
+        ("post", ""),
+        ("put", "sessions/"),
+        ("put", "sleeve/"),
+        ("put", "settings/"),
+        ("put", "members/"),
+    ],
+)
+def test_wrong_methods_answer_405(group: Group, as_role: AsRole, method: str, tail: str) -> None:
+    assert getattr(as_role("owner"), method)(page(group, tail)).status_code == 405
+
+
+def test_wrong_method_on_import_and_dashboard(group: Group, as_role: AsRole) -> None:
+    client = as_role("owner")
+    assert client.get("/groups/import/").status_code == 405
+    assert client.put("/").status_code == 405
