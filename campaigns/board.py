@@ -45,24 +45,32 @@ def state_labels() -> dict[str, str]:
 
 
 def chapter_map(state: CampaignState, group_id: int) -> SafeString:
+    """Two bands of five chapters (columns) by four clocks (rows), so that each clock stays
+    a thumb-sized link on a phone; the Rebirth envelope below them."""
     labels = state_labels()
-    width = LEFT + 10 * CELL + 56
-    height = TOP + 4 * CELL + 6
+    band_height = TOP + 4 * CELL
+    width = LEFT + 5 * CELL + 4
+    height = 2 * band_height + 48
     parts = [
         f'<svg class="chapter-map" viewBox="0 0 {width} {height}" role="img" '
         f'aria-label="{escape(_("Chapter map"))}" xmlns="http://www.w3.org/2000/svg">',
         f"<title>{escape(_('Chapter map'))}</title>",
     ]
-    for number in range(1, 5):
-        y = TOP + (number - 1) * CELL + CELL / 2
-        parts.append(f'<text x="8" y="{y + 4}" class="map-row">{"I" * number}</text>')
+    for band in range(2):
+        top = band * band_height
+        for number in range(1, 5):
+            y = top + TOP + (number - 1) * CELL + CELL / 2
+            parts.append(f'<text x="2" y="{y + 4}" class="map-row">{"I" * number}</text>')
     for chapter in range(1, 11):
-        x = LEFT + (chapter - 1) * CELL + CELL / 2
-        parts.append(f'<text x="{x}" y="14" text-anchor="middle" class="map-col">{chapter}</text>')
+        top = ((chapter - 1) // 5) * band_height
+        x = LEFT + ((chapter - 1) % 5) * CELL + CELL / 2
+        parts.append(
+            f'<text x="{x}" y="{top + 16}" text-anchor="middle" class="map-col">{chapter}</text>'
+        )
         for number in range(1, 5):
             clock_id = f"{chapter}-{number}"
             kind = clock_state(state, clock_id)
-            y = TOP + (number - 1) * CELL + CELL / 2
+            y = top + TOP + (number - 1) * CELL + CELL / 2
             url = reverse("campaigns:clock", args=[group_id, clock_id])
             tip = f"{clock_id}: {labels[kind]}"
             row = state.by_id[clock_id]
@@ -71,21 +79,20 @@ def chapter_map(state: CampaignState, group_id: int) -> SafeString:
             mark = {"passed": "✓", "sleeve": "↩", "retrying": "✗", "next": "▶"}.get(kind, "")
             parts.append(
                 f'<a href="{url}" class="map-clock {kind}"><title>{escape(tip)}</title>'
-                f'<circle cx="{x}" cy="{y}" r="15"/>'
+                f'<circle cx="{x}" cy="{y}" r="16"/>'
                 f'<text x="{x}" y="{y + 4}" text-anchor="middle">{mark or number}</text></a>'
             )
-    rx = LEFT + 10 * CELL + 28
-    ry = TOP + 2 * CELL
     if "rebirth" in state.by_id:
         kind = clock_state(state, "rebirth")
     else:
         kind = "rebirth-open" if state.rebirth_unlocked else "rebirth-locked"
     title = _("Rebirth unlocked") if state.rebirth_unlocked else _("Rebirth: locked")
-    symbol = "★" if state.rebirth_unlocked else "🔒"
+    ry = 2 * band_height + 6
     parts.append(
         f'<g class="map-rebirth {kind}"><title>{escape(title)}</title>'
-        f'<rect x="{rx - 20}" y="{ry - 30}" width="40" height="60" rx="6"/>'
-        f'<text x="{rx}" y="{ry + 5}" text-anchor="middle">{symbol}</text></g>'
+        f'<rect x="{LEFT}" y="{ry}" width="{5 * CELL}" height="34" rx="8"/>'
+        f'<text x="{LEFT + 5 * CELL / 2}" y="{ry + 22}" text-anchor="middle">'
+        f"{escape(_('Rebirth'))}{' ★' if state.rebirth_unlocked else ''}</text></g>"
     )
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - labels are escaped above

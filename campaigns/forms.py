@@ -67,7 +67,7 @@ class AttemptForm(forms.Form):
         help_text=_("Segments 1–6 separated by |, or cards in play order like S3@1 M5@2 …"),
     )
     opener = forms.ModelChoiceField(
-        label=_("Who opened"), queryset=Player.objects.none(), required=False
+        label=_("Who opened"), queryset=Player.objects.none(), required=False, empty_label="—"
     )
     duration_min = forms.IntegerField(
         label=_("Minutes"), min_value=0, max_value=24 * 60, required=False
