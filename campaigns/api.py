@@ -18,6 +18,7 @@ from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -333,12 +334,12 @@ def attempts(request: Request, group_id: int) -> Response:
     if values.get("opener"):
         opener = group.players.filter(name=values["opener"]).first()
         if opener is None:
-            return _bad("opener", "The opener is not a player of this group.")
+            return _bad("opener", _("The opener is not a player of this group."))
     session = None
     if values.get("session") is not None:
         session = campaign.sessions.filter(pk=values["session"]).first()
         if session is None:
-            return _bad("session", "No such session in this campaign.")
+            return _bad("session", _("No such session in this campaign."))
     minutes = values.get("duration_min")
     try:
         attempt = services.record_attempt(
@@ -452,7 +453,7 @@ def members(request: Request, group_id: int) -> Response:
     data.is_valid(raise_exception=True)
     user = User.objects.filter(username=data.validated_data["username"]).first()
     if user is None:
-        return _bad("username", "No account has this username.")
+        return _bad("username", _("No account has this username."))
     try:
         membership = services.add_member(group, user, data.validated_data["role"])
     except CampaignError as error:
@@ -518,7 +519,7 @@ def sessions(request: Request, group_id: int) -> Response:
     names = data.validated_data["players"]
     players = list(group.players.filter(name__in=names))
     if len(players) != len(set(names)):
-        return _bad("players", "Every player must be a player of this group.")
+        return _bad("players", _("Every player must be a player of this group."))
     with transaction.atomic():
         session = services.start_session(
             group.current_campaign(), players, data.validated_data.get("date")

@@ -48,13 +48,14 @@ def chapter_map(state: CampaignState, group_id: int) -> SafeString:
     """Two bands of five chapters (columns) by four clocks (rows), so that each clock stays
     a thumb-sized link on a phone; the Rebirth envelope below them."""
     labels = state_labels()
+    name = escape(_("Chapter map"))
     band_height = TOP + 4 * CELL
     width = LEFT + 5 * CELL + 4
     height = 2 * band_height + 48
     parts = [
         f'<svg class="chapter-map" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="{escape(_("Chapter map"))}" xmlns="http://www.w3.org/2000/svg">',
-        f"<title>{escape(_('Chapter map'))}</title>",
+        f'aria-label="{name}" xmlns="http://www.w3.org/2000/svg">',
+        f"<title>{name}</title>",
     ]
     for band in range(2):
         top = band * band_height
@@ -88,11 +89,12 @@ def chapter_map(state: CampaignState, group_id: int) -> SafeString:
         kind = "rebirth-open" if state.rebirth_unlocked else "rebirth-locked"
     title = _("Rebirth unlocked") if state.rebirth_unlocked else _("Rebirth: locked")
     ry = 2 * band_height + 6
+    rebirth = escape(_("Rebirth"))
     parts.append(
         f'<g class="map-rebirth {kind}"><title>{escape(title)}</title>'
         f'<rect x="{LEFT}" y="{ry}" width="{5 * CELL}" height="34" rx="8"/>'
         f'<text x="{LEFT + 5 * CELL / 2}" y="{ry + 22}" text-anchor="middle">'
-        f"{escape(_('Rebirth'))}{' ★' if state.rebirth_unlocked else ''}</text></g>"
+        f"{rebirth}{' ★' if state.rebirth_unlocked else ''}</text></g>"
     )
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - labels are escaped above
