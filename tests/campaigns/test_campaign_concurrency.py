@@ -1,0 +1,84 @@
+"""Two phones at one table: concurrent requests are serialised by the campaign row lock
+(select_for_update). PostgreSQL only: SQLite's in-memory test database is shared between
+threads with table locks that fail at once instead of waiting."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+
+from campaigns import services
+from campaigns.models import Campaign
+
+pytestmark = pytest.mark.skipif(
+    connection.vendor == "sqlite", reason="threads need a real database server (CI: PostgreSQL)"
+)
+
+
+def _race(workers: list[Callable[[], object]]) -> list[object]:
+    """Run the callables at the same moment, each in its own thread and connection."""
+    barrier = threading.Barrier(len(workers))
+    results: list[object] = [None] * len(workers)
+
+    def run(index: int) -> None:
+        barrier.wait()
+        try:
+            results[index] = workers[index]()
+        except Exception as error:  # reported by the test
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(workers))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return results
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_failing_at_once_flip_two_tokens(alice: User) -> None:
+    group = services.create_group(alice, "Race", [])
+    campaign = group.current_campaign()
+    results = _race(
+        [
+            lambda: services.record_attempt(campaign, alice, "1-1", "failed", 3, request_key="a"),
+            lambda: services.record_attempt(campaign, alice, "1-1", "failed", 3, request_key="b"),
+        ]
+    )
+    assert not [r for r in results if isinstance(r, Exception)], results
+    campaign.refresh_from_db()
+    assert campaign.bonus_tokens == 2
+    assert sorted(campaign.attempts.values_list("bonus_tokens", flat=True)) == [0, 1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_form_sent_from_two_phones_records_once(alice: User) -> None:
+    group = services.create_group(alice, "Race", [])
+    campaign = group.current_campaign()
+    results = _race(
+        [lambda: services.record_attempt(campaign, alice, "1-1", "passed", 3, request_key="k")] * 2
+    )
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert Campaign.objects.get(pk=campaign.pk).attempts.count() == 1
+    assert services.campaign_state(campaign).next_clock == "1-2"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_passing_at_once_record_one_pass(alice: User) -> None:
+    group = services.create_group(alice, "Race", [])
+    campaign = group.current_campaign()
+    results = _race(
+        [
+            lambda: services.record_attempt(campaign, alice, "1-1", "passed", 3, request_key="x"),
+            lambda: services.record_attempt(campaign, alice, "1-1", "passed", 3, request_key="y"),
+        ]
+    )
+    refused = [r for r in results if isinstance(r, services.CampaignError)]
+    assert len(refused) == 1 and refused[0].field == "clock"
+    assert campaign.attempts.count() == 1
