@@ -1,0 +1,249 @@
+"""Odds: how often the 12 cards at a table admit a passing game, if everyone saw every card.
+
+The table sees the colours of every seat's cards; the values are unknown. Every *value set*
+consistent with the colours — which s Sun values and which 12−s Moon values are in play —
+is equally likely, and there are C(12,s)·C(12,12−s) of them (853,776 for 6 Suns / 6 Moons).
+:func:`odds` weighs the oracle over all of them, exactly, by sharing work where the clock
+allows it:
+
+* A clock whose rules read neither colours nor seats cannot tell a Sun 7 from a Moon 7, so
+  feasibility depends only on the multiset of the 12 values. The value sets are grouped by
+  multiset (about 74,000 for 6/6), each weighed by how many value sets give it — with d
+  values held in both colours and 12−2d held once, C(12−2d, s−d) — and decided once.
+* A clock with colour rules (``colours``, ``single_colour``) is decided per value set, on
+  all cores.
+* A clock whose rules read who holds which card (``first_cards``) depends on how the values
+  are shared among the seats, not only on the value set; its odds are estimated by sampling
+  whole deals (``exact`` is False), because the exact sum over every sharing is too large.
+
+``samples=N`` asks for a Monte Carlo estimate over N deals drawn uniformly among those with
+the table's colours, with a 95% Wilson interval.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.core import compiled_kernel as kernel
+from solver.core.compiled import CompiledClock, compile_clock
+
+if TYPE_CHECKING:
+    from rules.clock import Clock
+    from rules.seats import Seats
+
+Progress = Callable[[int, str], None]
+
+# Sampled odds when the clock's rules depend on the seats and no sample size was asked for.
+SEAT_RULE_SAMPLES = 20_000
+# Work is cut into this many slices so that progress is reported regularly.
+_SLICES = 20
+_Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class OddsResult:
+    """``odds`` in [0, 1]; ``exact`` when every value set was weighed; ``deals`` = the number
+    of value sets weighed (exact) or of deals sampled; ``interval`` the 95% interval (a point
+    when exact)."""
+
+    odds: float
+    exact: bool
+    deals: int
+    interval: tuple[float, float]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``odds --json`` object of DESIGN.md, plus the interval."""
+        return {
+            "odds": self.odds,
+            "exact": self.exact,
+            "deals": self.deals,
+            "interval": list(self.interval),
+        }
+
+
+def odds(
+    clock: Clock | Mapping[str, Any] | CompiledClock,
+    seats: Seats,
+    samples: int | None = None,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> OddsResult:
+    """The probability that a deal with the colours of ``seats`` admits a passing game.
+
+    Exact unless ``samples`` is given (or the clock has a seat rule, see the module notes).
+    ``progress(percent, stage)`` is called as the work advances. ValueError for a clock that
+    is not transcribed (offer ``base_rules_clock``), an unknown rule kind or samples < 1.
+    """
+    compiled = clock if isinstance(clock, CompiledClock) else compile_clock(clock)
+    report = progress or _quiet
+    if samples is None and compiled.uses_seats:
+        samples = SEAT_RULE_SAMPLES
+    if samples is not None:
+        if samples < 1:
+            raise ValueError(f"The number of samples must be at least 1, not {samples}.")
+        return _sampled(compiled, seats, samples, seed, report)
+    if compiled.uses_colours:
+        sun_masks, moon_masks = _value_sets(seats.suns)
+        weights = None
+        stage = "value sets"
+    else:
+        sun_masks, moon_masks, weights = _multisets(seats.suns)
+        stage = "value multisets"
+    passable = _decide_all(compiled, sun_masks, moon_masks, report, stage)
+    total = math.comb(12, seats.suns) * math.comb(12, seats.moons)
+    hits = int(passable.sum()) if weights is None else int((weights * passable).sum())
+    report(100, "done")
+    value = hits / total
+    return OddsResult(value, True, total, (value, value))
+
+
+def _quiet(percent: int, stage: str) -> None:
+    del percent, stage
+
+
+def _decide_all(
+    compiled: CompiledClock,
+    sun_masks: npt.NDArray[np.int64],
+    moon_masks: npt.NDArray[np.int64],
+    report: Progress,
+    stage: str,
+) -> npt.NDArray[np.uint8]:
+    rows = len(sun_masks)
+    out = np.zeros(rows, dtype=np.uint8)
+    chunks = 8 * max(1, _threads())
+    for piece in range(_SLICES):
+        lo, hi = rows * piece // _SLICES, rows * (piece + 1) // _SLICES
+        report(100 * piece // _SLICES, f"deciding {rows:,} {stage}")
+        kernel.decide_value_sets(
+            sun_masks[lo:hi],
+            moon_masks[lo:hi],
+            compiled.positions,
+            compiled.globals,
+            out[lo:hi],
+            chunks,
+        )
+    return out
+
+
+def _threads() -> int:
+    import numba
+
+    return int(numba.get_num_threads())
+
+
+@cache
+def _masks_by_size() -> dict[int, npt.NDArray[np.int64]]:
+    """Every set of values 1..12 as a mask (bit v = value v), grouped by size."""
+    groups: dict[int, list[int]] = {size: [] for size in range(13)}
+    for size in range(13):
+        for chosen in combinations(range(1, 13), size):
+            groups[size].append(sum(1 << v for v in chosen))
+    return {size: np.array(masks, dtype=np.int64) for size, masks in groups.items()}
+
+
+@cache
+def _value_sets(suns: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every (Sun values, Moon values) pair for a table with ``suns`` Suns."""
+    by_size = _masks_by_size()
+    sun, moon = by_size[suns], by_size[12 - suns]
+    return np.repeat(sun, len(moon)), np.tile(moon, len(sun))
+
+
+@cache
+def _multisets(
+    suns: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """One representative value set per multiset of values, and how many value sets share it.
+
+    A multiset is a set D of values held in both colours plus a set of values held once; the
+    Sun cards are D and s−|D| of the singles, in C(singles, s−|D|) ways.
+    """
+    by_size = _masks_by_size()
+    moons = 12 - suns
+    sun_out, moon_out, weight_out = [], [], []
+    for d in range(min(suns, moons) + 1):
+        singles = 12 - 2 * d
+        ways = math.comb(singles, suns - d)
+        pool = by_size[singles]
+        for doubled in by_size[d]:
+            single_sets = pool[(pool & doubled) == 0]
+            sun_part, moon_part = _split_singles(single_sets, suns - d)
+            sun_out.append(doubled | sun_part)
+            moon_out.append(doubled | moon_part)
+            weight_out.append(np.full(len(single_sets), ways, dtype=np.int64))
+    return np.concatenate(sun_out), np.concatenate(moon_out), np.concatenate(weight_out)
+
+
+def _split_singles(
+    single_sets: npt.NDArray[np.int64], take: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Give the ``take`` lowest values of each set to the Suns and the rest to the Moons
+    (any split gives the same multiset, which is all a colour-blind clock sees)."""
+    sun_part = np.zeros_like(single_sets)
+    remaining = single_sets.copy()
+    for _ in range(take):
+        low = remaining & -remaining
+        sun_part |= low
+        remaining ^= low
+    return sun_part, remaining
+
+
+def _sampled(
+    compiled: CompiledClock, seats: Seats, samples: int, seed: int, report: Progress
+) -> OddsResult:
+    """Monte Carlo over whole deals with the table's colours, seat by seat."""
+    rng = np.random.default_rng(seed)
+    letters = "".join(seat.hand + seat.extra for seat in seats.seats)
+    is_sun = np.array([letter == "S" for letter in letters])
+    hands = np.zeros(seats.players, dtype=np.int64)
+    index = 0
+    for number, seat in enumerate(seats.seats):
+        for j in range(len(seat.hand) + len(seat.extra)):
+            if j < len(seat.hand):
+                hands[number] |= 1 << index
+            index += 1
+    values = np.zeros((samples, 12), dtype=np.int64)
+    # A uniformly random ordered choice of distinct values per colour, dealt slot by slot —
+    # the same law as rules.deals.deal_for_colours.
+    values[:, is_sun] = np.argsort(rng.random((samples, 12)), axis=1)[:, : seats.suns] + 1
+    values[:, ~is_sun] = np.argsort(rng.random((samples, 12)), axis=1)[:, : seats.moons] + 1
+    colours = np.broadcast_to(np.where(is_sun, 0, 1).astype(np.int64), (samples, 12)).copy()
+    hand_rows = np.broadcast_to(hands, (samples, seats.players)).copy()
+    out = np.zeros(samples, dtype=np.uint8)
+    chunks = 8 * max(1, _threads())
+    for piece in range(_SLICES):
+        lo, hi = samples * piece // _SLICES, samples * (piece + 1) // _SLICES
+        report(100 * piece // _SLICES, f"sampling {samples:,} deals")
+        if hi > lo:
+            kernel.decide_many(
+                values[lo:hi],
+                colours[lo:hi],
+                12,
+                hand_rows[lo:hi],
+                compiled.positions,
+                compiled.globals,
+                out[lo:hi],
+                min(chunks, hi - lo),
+            )
+    report(100, "done")
+    hits = int(out.sum())
+    return OddsResult(hits / samples, False, samples, wilson_interval(hits, samples))
+
+
+def wilson_interval(hits: int, trials: int, z: float = _Z95) -> tuple[float, float]:
+    """The Wilson score interval for ``hits`` successes in ``trials`` (95% by default)."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = hits / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
