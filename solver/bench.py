@@ -1,0 +1,109 @@
+"""``python -m solver.bench``: the solver's numbers on this machine (issue 5, "Targets").
+
+Prints, without asserting anything about time:
+- the oracle's deals per second per core on three clocks and the exact odds time for a
+  6 Sun / 6 Moon table (the oracle helper's ``solver.core.bench_oracle``, when present);
+- simulated silent games per second (compiled engine, all cores and one core);
+- hint time, pass rate (95% interval), baseline rate and odds for 2, 3 and 4 players on a
+  clock without special rules, face-up cards = players.
+
+``--quick`` runs a smaller version (for a smoke test); ``--effort`` scales the hints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numba
+
+from rules.clock import Clock
+from rules.seats import parse_colours
+
+BASE = Clock("2-1", 2, 1)  # base rules only: start 1, cap 24, no special rule
+TABLES = {2: "SSMM+SM/SMMM+SS", 3: "SSMM/SMSM/MMSS", 4: "SSM/MMS/SMS/MSM"}
+
+
+def _oracle_numbers(quick: bool) -> None:
+    try:
+        bench_oracle: Any = importlib.import_module("solver.core.bench_oracle")
+    except ImportError:
+        print("oracle: solver.core.bench_oracle is not there yet; no oracle numbers.")
+        return
+    runner: Callable[..., Any] | None = getattr(bench_oracle, "main", None) or getattr(
+        bench_oracle, "run", None
+    )
+    if runner is None:
+        print("oracle: solver.core.bench_oracle has no main()/run(); no oracle numbers.")
+        return
+    try:
+        runner(quick=quick)
+    except TypeError:
+        runner()
+
+
+def _simulation_numbers(quick: bool) -> None:
+    from solver.core.agents import rules_for
+    from solver.core.plans import h_plan
+    from solver.core.simulate import draw_values, play_compiled
+
+    games = 20_000 if quick else 200_000
+    for players, colours in TABLES.items():
+        seats = parse_colours(colours)
+        rules = rules_for(BASE, seats, h_plan(BASE, seats))
+        values = draw_values(seats, games, seed=1)
+        play_compiled(rules, seats, values[:100], players)  # compile / load the cache
+        threads = numba.get_num_threads()
+        rates = []
+        for n in (threads, 1):
+            numba.set_num_threads(n)
+            started = time.perf_counter()
+            play_compiled(rules, seats, values, players)
+            rates.append(games / (time.perf_counter() - started))
+        numba.set_num_threads(threads)
+        print(
+            f"simulation, {players} players: {rates[0]:,.0f} games/s on {threads} threads, "
+            f"{rates[1]:,.0f} games/s on 1"
+        )
+
+
+def _hint_numbers(effort: float) -> None:
+    from solver.core.search import recommend
+
+    for players, colours in TABLES.items():
+        seats = parse_colours(colours)
+        started = time.perf_counter()
+        hint = recommend(BASE, seats, players, seed=0, effort=effort)
+        elapsed = time.perf_counter() - started
+        low, high = hint.interval
+        odds = "unknown" if hint.odds is None else f"{hint.odds:.3f}"
+        print(
+            f"hint, {players} players ({colours}, face-up {players}, effort {effort}): "
+            f"{elapsed:.1f} s; pass rate {hint.pass_rate:.3f} (95% {low:.3f}-{high:.3f}, "
+            f"{hint.games} fresh games); baseline {hint.baseline_rate:.3f}; odds {odds}"
+        )
+        print(f"  plan: {hint.plan.to_json()}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m solver.bench", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="a smaller, faster run")
+    parser.add_argument("--effort", type=float, default=1.0, help="hint search effort")
+    parser.add_argument(
+        "--skip", action="append", default=[], choices=["oracle", "simulation", "hint"]
+    )
+    args = parser.parse_args(argv)
+    print(f"numba threads: {numba.get_num_threads()}")
+    if "oracle" not in args.skip:
+        _oracle_numbers(args.quick)
+    if "simulation" not in args.skip:
+        _simulation_numbers(args.quick)
+    if "hint" not in args.skip:
+        _hint_numbers(0.1 if args.quick else args.effort)
+
+
+if __name__ == "__main__":
+    main()
