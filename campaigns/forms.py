@@ -154,7 +154,7 @@ class TranscriptionForm(forms.Form):
         label=_("Special rules"),
         required=False,
         max_length=8000,
-        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
+        widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
         help_text=_(
             'One rule per line, e.g. {"kind": "card_count", "segment": 6, "count": 3}. '
             "A rule without a segment applies to the whole clock (centre)."

@@ -25,9 +25,11 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect
 
 from campaigns import exports, services
 from campaigns.board import chapter_map, clock_state, state_labels
+from campaigns.editor import param_inputs, rule_from_params
 from campaigns.forms import (
     AttemptForm,
     CampaignForm,
@@ -412,65 +414,83 @@ def clock_page(request: HttpRequest, group_id: int, clock_id: str) -> HttpRespon
     )
 
 
-def _editor_preview(group: Group, clock_id: str, form: TranscriptionForm) -> dict[str, Any]:
-    if not form.is_valid():
-        return {"preview": None}
-    try:
-        clock = Clock.from_json(form.definition(clock_id))
-    except RulesError as error:
-        add_service_error(form, error)
-        return {"preview": None}
-    return {"preview": _face(clock), "preview_rules": clock.describe(_lang())}
+def _rules_text(rules: list[dict[str, Any]]) -> str:
+    return "\n".join(json.dumps(rule, ensure_ascii=False) for rule in rules)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def transcribe(request: HttpRequest, group_id: int, clock_id: str) -> HttpResponse:
-    """The clock editor. POST with ``preview`` (what htmx sends as the user types) only
-    redraws the preview; POST without it saves a new version."""
+    """The clock editor: the clock hand, the 24 limit and the special rules, with the clock
+    face redrawn after every change. Buttons say what a POST does: ``choose`` shows the
+    inputs of the kind picked in ``new_kind``, ``add`` appends that rule, ``remove`` (its
+    index) drops one, ``save`` stores a new version. htmx swaps the ``editor`` partial on
+    every change; without JavaScript the same buttons re-render the page."""
     group = services.get_group_for_user(request, group_id, write=True)
     clock_id = _known_clock_or_404(clock_id)
     clock, version = services.clock_for_group(group, clock_id)
-    initial = {
-        "start": clock.start,
-        "cap_lifted": clock.cap is None,
-        "rules": "\n".join(json.dumps(r.to_json()) for r in clock.rules),
-    }
-    form = TranscriptionForm(request.POST or None, initial=initial)
+    new_kind = request.POST.get("new_kind", "")
+    new_rule_error = None
+    if request.method == "POST":
+        data = request.POST.copy()
+        form = TranscriptionForm(data)
+        if form.is_valid():
+            rules = list(form.cleaned_data["rules"])
+            if "remove" in request.POST:
+                index = request.POST.get("remove", "")
+                if index.isdigit() and int(index) < len(rules):
+                    rules.pop(int(index))
+            elif request.POST.get("action") == "add":
+                try:
+                    rules.append(rule_from_params(new_kind, request.POST).to_json())
+                    new_kind = ""
+                except RulesError as error:
+                    new_rule_error = error.message
+            data["rules"] = _rules_text(rules)
+            form = TranscriptionForm(data)
+    else:
+        form = TranscriptionForm(
+            initial={
+                "start": clock.start,
+                "cap_lifted": clock.cap is None,
+                "rules": _rules_text([r.to_json() for r in clock.rules]),
+            }
+        )
+    draft: Clock | None = clock
+    if form.is_bound:
+        draft = None
+        if form.is_valid():
+            try:
+                draft = Clock.from_json(form.definition(clock_id))
+            except RulesError as error:
+                add_service_error(form, error)
+    if request.method == "POST" and request.POST.get("action") == "save" and draft is not None:
+        row = services.transcribe(group, clock_id, draft.to_json(), request.user)  # type: ignore[arg-type]
+        messages.success(request, _("Saved as version %(version)d.") % {"version": row.version})
+        if request.htmx:  # type: ignore[attr-defined]
+            return HttpResponseClientRedirect(reverse("campaigns:clock", args=[group.pk, clock_id]))
+        return redirect("campaigns:clock", group.pk, clock_id)
     context: dict[str, Any] = {
         "group": group,
         "membership": group.membership,  # type: ignore[attr-defined]
         "clock_id": clock_id,
         "version": version,
         "form": form,
-        "kinds": [
-            (name, list(kind.__dataclass_fields__)) for name, kind in sorted(RULE_KINDS.items())
-        ],
-        "preview": _face(clock),
-        "preview_rules": clock.describe(_lang()),
+        "kinds": sorted(RULE_KINDS),
+        "new_kind": new_kind if new_kind in RULE_KINDS else "",
+        "new_inputs": param_inputs(new_kind) if new_kind in RULE_KINDS else [],
+        "new_rule_error": new_rule_error,
+        "draft_rules": (
+            [(i, r.describe(_lang())) for i, r in enumerate(draft.rules)] if draft else []
+        ),
+        "preview": _face(draft) if draft else None,
+        "segments": range(1, 7),
     }
-    if request.method == "POST":
-        context.update(_editor_preview(group, clock_id, form))
-        if request.POST.get("preview"):
-            return render(request, "campaigns/transcribe.html#preview", context)
-        if form.is_valid() and context["preview"] is not None:
-            try:
-                row = services.transcribe(
-                    group,
-                    clock_id,
-                    form.definition(clock_id),
-                    request.user,  # type: ignore[arg-type]
-                )
-            except (CampaignError, RulesError) as error:
-                add_service_error(form, error)
-            else:
-                messages.success(
-                    request, _("Saved as version %(version)d.") % {"version": row.version}
-                )
-                return redirect("campaigns:clock", group.pk, clock_id)
-        return render(request, "campaigns/transcribe.html", context, status=400)
-    return render(request, "campaigns/transcribe.html", context)
+    status = 400 if form.errors or new_rule_error else 200
+    if request.htmx:  # type: ignore[attr-defined]
+        return render(request, "campaigns/transcribe.html#editor", context)
+    return render(request, "campaigns/transcribe.html", context, status=status)
 
 
 # --- members ------------------------------------------------------------------------------

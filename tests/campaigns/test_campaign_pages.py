@@ -208,22 +208,51 @@ def test_an_unknown_clock_page_is_404(group: Group, as_role: AsRole) -> None:
     assert as_role("owner").get(page(group, "clocks/12-9/")).status_code == 404
 
 
-def test_the_editor_previews_as_the_user_types(group: Group, as_role: AsRole) -> None:
+def test_the_editor_redraws_the_clock_as_the_user_edits(group: Group, as_role: AsRole) -> None:
     rule = json.dumps({"kind": "card_count", "segment": 2, "count": 2})
     response = as_role("member").post(
-        page(group, "clocks/5-1/edit/"),
-        {"start": 3, "rules": rule, "preview": "1"},
-        HTTP_HX_REQUEST="true",
+        page(group, "clocks/5-1/edit/"), {"start": 3, "rules": rule}, headers={"HX-Request": "true"}
     )
     content = response.content.decode()
-    assert content.lstrip().startswith('<section class="card" id="preview"')
-    assert 'data-clock="5-1"' in content
+    assert content.lstrip().startswith('<form class="grid grid-2 editor"')
+    assert 'data-clock="5-1"' in content and "Segment 2 must hold exactly 2 cards" in content
     assert not ClockTranscription.objects.exists()
 
 
-def test_the_editor_shows_rule_errors(group: Group, as_role: AsRole) -> None:
+def test_the_editor_shows_the_inputs_of_the_chosen_kind(group: Group, as_role: AsRole) -> None:
     response = as_role("member").post(
-        page(group, "clocks/5-1/edit/"), {"start": 1, "rules": '{"kind": "card_count"}'}
+        page(group, "clocks/5-1/edit/"), {"start": 1, "rules": "", "new_kind": "value_range"}
+    )
+    for name in ("p_segment", "p_min", "p_max"):
+        assert f'name="{name}"' in response.content.decode()
+
+
+def test_the_editor_adds_and_removes_a_rule(group: Group, as_role: AsRole) -> None:
+    client = as_role("member")
+    data = {"start": 1, "rules": "", "new_kind": "card_count", "p_segment": 4, "p_count": 2}
+    added = client.post(page(group, "clocks/5-1/edit/"), {**data, "action": "add"})
+    assert added.status_code == 200
+    assert added.context["form"]["rules"].value() == (
+        '{"kind": "card_count", "segment": 4, "count": 2}'
+    )
+    removed = client.post(
+        page(group, "clocks/5-1/edit/"),
+        {"start": 1, "rules": added.context["form"]["rules"].value(), "remove": "0"},
+    )
+    assert removed.context["form"]["rules"].value() == ""
+
+
+def test_the_editor_explains_a_bad_new_rule(group: Group, as_role: AsRole) -> None:
+    data = {"start": 1, "rules": "", "new_kind": "card_count", "p_segment": 4, "p_count": "99"}
+    response = as_role("member").post(page(group, "clocks/5-1/edit/"), {**data, "action": "add"})
+    assert response.status_code == 400 and response.context["new_rule_error"]
+    assert response.context["form"]["rules"].value() == ""
+
+
+def test_the_editor_refuses_to_save_broken_rules(group: Group, as_role: AsRole) -> None:
+    response = as_role("member").post(
+        page(group, "clocks/5-1/edit/"),
+        {"start": 1, "rules": '{"kind": "card_count"}', "action": "save"},
     )
     assert response.status_code == 400 and b"count" in response.content
     assert not ClockTranscription.objects.exists()
@@ -232,7 +261,9 @@ def test_the_editor_shows_rule_errors(group: Group, as_role: AsRole) -> None:
 def test_the_editor_saves_a_new_version(group: Group, as_role: AsRole) -> None:
     client = as_role("member")
     for start in (2, 3):
-        response = client.post(page(group, "clocks/5-1/edit/"), {"start": start, "rules": ""})
+        response = client.post(
+            page(group, "clocks/5-1/edit/"), {"start": start, "rules": "", "action": "save"}
+        )
         assert response.status_code == 302
     clock, version = services.clock_for_group(group, "5-1")
     assert (clock.start, version) == (3, 2)
@@ -371,7 +402,7 @@ WRITE_PAGES: list[tuple[str, dict[str, Any]]] = [
     ("sleeve/", {"clock": "1-1"}),
     ("sessions/", {"date": "2026-11-27"}),
     ("settings/", {"kind": "normal", "start_chapter": 2}),
-    ("clocks/5-1/edit/", {"start": 2, "rules": ""}),
+    ("clocks/5-1/edit/", {"start": 2, "rules": "", "action": "save"}),
 ]
 
 
