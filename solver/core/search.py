@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -191,6 +191,7 @@ def recommend(
     base_rules: bool = False,
     odds_samples: int | None = None,
     compute_odds: bool = True,
+    names: Sequence[str] | None = None,
 ) -> HintResult:
     """Search for the plan with the best simulated pass rate (see the module docstring).
 
@@ -198,7 +199,8 @@ def recommend(
     called often (several times a second) with a percentage, a stage and the best result so
     far. ``base_rules`` plays an untranscribed clock under the base rules only; without it
     an untranscribed clock is a ValueError. ``odds_samples`` asks for sampled rather than
-    exact odds; ``compute_odds=False`` leaves them out (None). Deterministic under ``seed``.
+    exact odds; ``compute_odds=False`` leaves them out (None). ``names`` are the players'
+    names in seating order, for the words. Deterministic under ``seed``.
     """
     if not clock.transcribed:
         if not base_rules:
@@ -274,8 +276,8 @@ def recommend(
             odds=None,
             games=games,
             words=all_words(
-                top_plan if top_rate >= baseline_score else baseline, clock, seats, face_up
-            ),  # fmt: skip
+                top_plan if top_rate >= baseline_score else baseline, clock, seats, face_up, names
+            ),
             partial=True,
         )
 
@@ -298,7 +300,7 @@ def recommend(
         baseline_rate=base_won / n,
         odds=odds,
         games=n,
-        words=all_words(winner, clock, seats, face_up),
+        words=all_words(winner, clock, seats, face_up, names),
         partial=False,
     )
     report(100, f"done in {time.monotonic() - started:.1f} s", result)

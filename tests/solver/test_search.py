@@ -69,3 +69,22 @@ def test_a_colour_rule_is_given_to_a_seat_that_can_keep_it() -> None:
 def test_a_face_up_budget_outside_the_range_is_refused() -> None:
     with pytest.raises(ValueError, match="face_up"):
         recommend(CLOCK, THREE, 7, effort=QUICK)
+
+
+def test_the_pass_rate_stays_below_the_odds_on_a_hard_clock() -> None:
+    # "Segment 6 holds exactly one card": feasible for a minority of deals even with every
+    # card visible, so silent play must do worse than the oracle's odds.
+    clock = Clock.from_json(
+        {"id": "5-1", "rules": [{"kind": "card_count", "segment": 6, "count": 1}]}
+    )
+    hint = recommend(clock, THREE, 3, effort=QUICK, odds_samples=400)
+    assert hint.odds is not None and hint.odds < 0.5
+    assert hint.pass_rate <= hint.odds
+
+
+def test_names_are_used_in_the_words() -> None:
+    seats = parse_colours("MMMM/SSMM/MMSS")
+    hint = recommend(
+        get_clock("1-1"), seats, 3, effort=QUICK, compute_odds=False, names=["Ann", "Bea", "Cas"]
+    )
+    assert "Bea" in hint.words["en"] or "Cas" in hint.words["en"]

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
+
 import numpy as np
 import pytest
 
 from rules.clock import Clock
+from rules.kinds.base import RULE_KINDS, Resolution, Rule, Segment, register
 from rules.layout import Move
 from rules.seats import parse_colours
 from solver.core.agents import View, rank_moves
@@ -83,3 +87,43 @@ def test_a_better_plan_passes_more_often_than_no_plan_at_all() -> None:
     hopeless = h_plan(CLOCK, THREE).with_(targets=(24, 20, 16, 12, 8, 4), order_weight=0.0)
     assert simulate(CLOCK, THREE, hopeless, 3, games=300, seed=1).pass_rate < 0.2
     assert simulate(CLOCK, THREE, h_plan(CLOCK, THREE), 3, 300, seed=1).pass_rate > 0.3
+
+
+@dataclass(frozen=True, slots=True)
+class _NoTwelve(Rule):
+    """A rule kind the simulated players and the compiled engine have never heard of."""
+
+    kind = "test_no_twelve"
+    wording = {"en": "No 12 on segment {segment}.", "nl": "Geen 12.", "ja": "12なし。"}
+
+    segment: Segment
+
+    def holds(self, resolution: Resolution) -> bool:
+        return all(c.value != 12 for c in resolution.layout.segments[self.segment - 1])
+
+    def explain(self, resolution: Resolution, lang: str) -> str:
+        return "A 12 on the segment."
+
+    def label(self) -> str:
+        return "≠12"
+
+
+@pytest.fixture
+def no_twelve_clock() -> Iterator[Clock]:
+    register(_NoTwelve)
+    try:
+        yield Clock("4-1", 4, 1, rules=(_NoTwelve(6),))
+    finally:
+        del RULE_KINDS[_NoTwelve.kind]
+
+
+def test_a_rule_kind_unknown_to_the_compiled_engine_is_played_by_the_reference(
+    no_twelve_clock: Clock,
+) -> None:
+    plan = h_plan(no_twelve_clock, THREE)
+    auto = simulate(no_twelve_clock, THREE, plan, 3, games=60, seed=2)
+    assert auto == simulate(no_twelve_clock, THREE, plan, 3, games=60, seed=2, engine="reference")
+    free = simulate(CLOCK, THREE, plan, 3, games=60, seed=2, engine="reference")
+    assert auto.pass_rate < free.pass_rate  # the rule is really checked at resolution
+    with pytest.raises(ValueError, match="compiled engine"):
+        simulate(no_twelve_clock, THREE, plan, 3, games=60, seed=2, engine="compiled")
