@@ -418,12 +418,23 @@ def sleeve_retrieve(request: Request, group_id: int) -> Response:
     return Response(services.campaign_state(campaign).to_json())
 
 
-@extend_schema(request=None, responses={200: EventOut}, summary="Undo the last change")
+class UndoIn(serializers.Serializer):
+    event = serializers.IntegerField(
+        required=False, help_text="The change to undo; repeating it then changes nothing."
+    )
+
+
+@extend_schema(request=UndoIn, responses={200: EventOut}, summary="Undo the last change")
 @api_view(["POST"])
 def undo(request: Request, group_id: int) -> Response:
+    """Undo the last change (or, with ``event``, exactly that one if it is the last)."""
     group = services.get_group_for_user(request, group_id, write=True)
+    data = UndoIn(data=request.data)
+    data.is_valid(raise_exception=True)
     try:
-        event = services.undo(group.current_campaign(), request.user)
+        event = services.undo(
+            group.current_campaign(), request.user, data.validated_data.get("event")
+        )
     except CampaignError as error:
         return _bad(error.field, error.message)
     return Response(EventOut(event).data)

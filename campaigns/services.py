@@ -571,11 +571,21 @@ def retrieve(
         return _event(campaign, Event.Kind.RETRIEVED, ",".join(clocks), before, user, request_key)
 
 
-def undo(campaign: Campaign, user: Any) -> Event:
-    """Revert the campaign's last change not undone yet (and delete its attempt)."""
+def undo(campaign: Campaign, user: Any, event_id: int | None = None) -> Event:
+    """Revert the campaign's last change not undone yet (and delete its attempt).
+
+    With ``event_id`` (what the Undo button shows), only that change is undone, and undoing
+    it again is harmless: a double tap on Undo does not also undo the change before it."""
     with transaction.atomic():
         campaign = _locked(campaign.pk)
         event = campaign.events.filter(undone__isnull=True).order_by("-id").first()
+        if event_id is not None and (event is None or event.pk != event_id):
+            done = campaign.events.filter(pk=event_id, undone__isnull=False).first()
+            if done is not None:
+                return done
+            raise CampaignError(
+                _("Something else was recorded meanwhile; reload the page."), "event"
+            )
         if event is None:
             raise CampaignError(_("There is nothing to undo."))
         before = event.before

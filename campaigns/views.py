@@ -51,6 +51,7 @@ from rules.errors import RulesError
 from rules.i18n import LANGUAGES
 from rules.inputs import check_layout
 from rules.kinds import RULE_KINDS
+from rules.layout import parse_layout
 from rules.svg import clock_svg
 
 
@@ -142,11 +143,20 @@ def _board_context(
         "labels": state_labels(),
         "verdict": verdict,
     }
+    today = (
+        campaign.sessions.filter(date=timezone.localdate())
+        .order_by("-id")
+        .prefetch_related("players")
+        .first()
+    )
+    context["session"] = today
     next_clock = state.next_clock
     if next_clock is not None:
         clock, version = services.clock_for_group(group, next_clock)
+        present = len(today.players.all()) if today else 0
         last = campaign.attempts.order_by("-id").values_list("players", flat=True).first()
-        players = last or min(max(group.players.count(), 2), 4)
+        # Who is at the table tonight says the player count; else the last attempt's.
+        players = present if 2 <= present <= 4 else last or 3
         if form is None:
             form = AttemptForm(group=group, initial={"clock": next_clock, "players": players})
         context.update(
@@ -239,6 +249,7 @@ def layout_check(request: HttpRequest, group_id: int) -> HttpResponse:
             clock_id = services.known_clock(form.cleaned_data["clock"])
             clock, _version = services.clock_for_group(group, clock_id)
             context["verdict"] = check_layout(clock, form.cleaned_data["layout"], _lang())
+            context["verdict_face"] = _face(clock, parse_layout(form.cleaned_data["layout"]))
         except (CampaignError, RulesError) as error:
             context["verdict_error"] = error.message
     return render(request, "campaigns/group.html#verdict", context)
@@ -249,8 +260,10 @@ def layout_check(request: HttpRequest, group_id: int) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def undo(request: HttpRequest, group_id: int) -> HttpResponse:
     group = services.get_group_for_user(request, group_id, write=True)
+    raw_event = request.POST.get("event", "")
+    event_id = int(raw_event) if raw_event.isdigit() else None
     try:
-        event = services.undo(group.current_campaign(), request.user)
+        event = services.undo(group.current_campaign(), request.user, event_id)
         message = _("Undone: %(what)s at %(clock)s.") % {
             "what": event.get_kind_display(),
             "clock": event.clock_id,

@@ -164,6 +164,7 @@ def test_the_live_check_shows_the_engines_reasons(group: Group, as_role: AsRole)
     content = response.content.decode()
     assert response.status_code == 200 and content.lstrip().startswith('<div id="verdict"')
     assert "This layout fails" in content and "Segment 6" in content
+    assert 'data-clock="1-1"' in content  # the face, with the cards typed
 
 
 def test_the_live_check_shows_parse_errors(group: Group, as_role: AsRole) -> None:
@@ -178,6 +179,20 @@ def test_undo_reverts_the_last_tap(group: Group, campaign: Campaign, as_role: As
     assert response.status_code == 200
     campaign.refresh_from_db()
     assert campaign.bonus_tokens == 0 and campaign.attempts.count() == 0
+
+
+def test_a_double_tap_on_undo_undoes_once(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    client = as_role("member")
+    tap(client, group, "passed")
+    tap(client, group, "failed")
+    event = campaign.events.order_by("-id").first()
+    assert event is not None
+    for _ in range(2):
+        client.post(page(group, "undo/"), {"event": event.pk})
+    campaign.refresh_from_db()
+    assert campaign.attempts.count() == 1 and campaign.bonus_tokens == 0
 
 
 def test_the_sleeve_page_puts_a_clock_back_on_top(

@@ -263,6 +263,25 @@ def test_undo_twice_reverts_two_events(campaign: Campaign, play: Play, alice: Us
     assert campaign.events.filter(undone__isnull=False).count() == 2
 
 
+def test_a_double_tap_on_undo_undoes_once(campaign: Campaign, play: Play, alice: User) -> None:
+    play(campaign, "passed")
+    last = play(campaign, "failed")
+    services.undo(campaign, alice, last.event_id)
+    services.undo(campaign, alice, last.event_id)
+    s = state(campaign)
+    assert s.passed == ["1-1"] and s.next_clock == "1-2" and s.bonus_tokens == 0
+
+
+def test_undo_of_a_change_that_is_no_longer_last_is_refused(
+    campaign: Campaign, play: Play, alice: User
+) -> None:
+    first = play(campaign, "failed")
+    play(campaign, "failed")
+    with pytest.raises(CampaignError) as error:
+        services.undo(campaign, alice, first.event_id)
+    assert error.value.field == "event" and state(campaign).bonus_tokens == 2
+
+
 def test_there_is_nothing_to_undo_at_first(campaign: Campaign, alice: User) -> None:
     with pytest.raises(CampaignError):
         services.undo(campaign, alice)
