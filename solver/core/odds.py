@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 Progress = Callable[[int, str], None]
 
 # Sampled odds when the clock's rules depend on the seats and no sample size was asked for.
-SEAT_RULE_SAMPLES = 20_000
+SEAT_RULE_SAMPLES = 100_000
 # Work is cut into this many slices so that progress is reported regularly.
 _SLICES = 20
 _Z95 = 1.959963984540054
