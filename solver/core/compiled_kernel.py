@@ -63,7 +63,8 @@ _OFF = _layout(
         ("allowed", 6), ("allowed_suf", 6),
         ("cnt_min_suf", 7), ("cnt_max_suf", 7), ("cnt_max", 6),
         ("sun_min_suf", 7), ("sun_max_suf", 7), ("moon_min_suf", 7), ("moon_max_suf", 7),
-        ("ub", 6), ("mono", 6), ("choice", 6), ("perm", 12), ("values", 12), ("colours", 12), ("rank", 12), ("need_at", 2),
+        ("ub", 6), ("mono", 6), ("choice", 6), ("perm", 12), ("values", 12), ("colours", 12),
+        ("rank", 12), ("need_at", 2),
         ("list", 6 * 13), ("stack", 6 * 13), ("list_suf", 6 * 14), ("ubd", 6 * 6), ("top", 13),
         ("frame", 6 * 12),  # the search state per position, see _search
     ]
