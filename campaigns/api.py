@@ -20,7 +20,12 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view
 from rest_framework.request import Request
@@ -35,6 +40,18 @@ from rules.clock import Clock
 from rules.errors import RulesError
 from rules.i18n import LANGUAGES
 from rules.inputs import check_layout, clock_from_value
+
+FIELD_ERRORS = OpenApiResponse(
+    description="Bad input: {field: [reason, ...]}, nothing recorded.",
+    response=inline_serializer(
+        "FieldErrors", {"field": serializers.ListField(child=serializers.CharField())}
+    ),
+)
+WRITE_ERRORS = {
+    400: FIELD_ERRORS,
+    403: OpenApiResponse(description="A viewer (or, for members, not an owner)."),
+    404: OpenApiResponse(description="Not a member of this group, or no such object."),
+}
 
 IDEMPOTENCY = OpenApiParameter(
     "Idempotency-Key",
@@ -257,7 +274,9 @@ def clock_detail(request: Request, clock_id: str) -> Response:
     return Response(_clock_json(clock, _lang()))
 
 
-@extend_schema(request=LayoutCheckIn, responses={200: VERDICT}, summary="Check a layout")
+@extend_schema(
+    request=LayoutCheckIn, responses={200: VERDICT, 400: FIELD_ERRORS}, summary="Check a layout"
+)
 @api_view(["POST"])
 def layout_check(request: Request) -> Response:
     """The same object as ``check_layout --json``; 400 with the reason on bad input."""
@@ -275,7 +294,12 @@ def layout_check(request: Request) -> Response:
 
 
 @extend_schema(methods=["GET"], responses={200: GroupOut(many=True)}, summary="My groups")
-@extend_schema(methods=["POST"], request=GroupIn, responses={201: GroupOut}, summary="New group")
+@extend_schema(
+    methods=["POST"],
+    request=GroupIn,
+    responses={201: GroupOut, 400: FIELD_ERRORS},
+    summary="New group",
+)
 @api_view(["GET", "POST"])
 def group_list(request: Request) -> Response:
     if request.method == "GET":
@@ -313,7 +337,7 @@ def progress(request: Request, group_id: int) -> Response:
 @extend_schema(
     methods=["POST"],
     request=AttemptIn,
-    responses={201: AttemptOut},
+    responses={201: AttemptOut, **WRITE_ERRORS},
     parameters=[IDEMPOTENCY],
     summary="Record an attempt at the next clock",
 )
@@ -368,7 +392,7 @@ def attempts(request: Request, group_id: int) -> Response:
 @extend_schema(
     methods=["POST"],
     request=ClockIn,
-    responses={201: ProgressOut},
+    responses={201: ProgressOut, **WRITE_ERRORS},
     parameters=[IDEMPOTENCY],
     summary="Skip the clock being played into the Sleeve",
 )
@@ -395,7 +419,7 @@ def sleeve(request: Request, group_id: int) -> Response:
 
 @extend_schema(
     request=RetrieveIn,
-    responses={200: ProgressOut},
+    responses={200: ProgressOut, **WRITE_ERRORS},
     parameters=[IDEMPOTENCY],
     summary="Put clocks from the Sleeve on top of the stack",
 )
@@ -451,7 +475,9 @@ def events(request: Request, group_id: int) -> Response:
 
 
 @extend_schema(methods=["GET"], responses={200: MemberOut(many=True)}, summary="Members")
-@extend_schema(methods=["POST"], request=MemberIn, responses={201: MemberOut}, summary="Invite")
+@extend_schema(
+    methods=["POST"], request=MemberIn, responses={201: MemberOut, **WRITE_ERRORS}, summary="Invite"
+)
 @api_view(["GET", "POST"])
 def members(request: Request, group_id: int) -> Response:
     """Everyone sees the members; only owners add one (by username)."""
@@ -495,7 +521,10 @@ def member_detail(request: Request, group_id: int, member_id: int) -> Response:
 
 @extend_schema(methods=["GET"], responses={200: CampaignOut(many=True)}, summary="Campaigns")
 @extend_schema(
-    methods=["POST"], request=CampaignIn, responses={201: CampaignOut}, summary="New campaign"
+    methods=["POST"],
+    request=CampaignIn,
+    responses={201: CampaignOut, **WRITE_ERRORS},
+    summary="New campaign",
 )
 @api_view(["GET", "POST"])
 def campaigns(request: Request, group_id: int) -> Response:
@@ -517,7 +546,12 @@ def campaigns(request: Request, group_id: int) -> Response:
 
 
 @extend_schema(methods=["GET"], responses={200: SessionOut(many=True)}, summary="Sessions")
-@extend_schema(methods=["POST"], request=SessionIn, responses={201: SessionOut}, summary="Start")
+@extend_schema(
+    methods=["POST"],
+    request=SessionIn,
+    responses={201: SessionOut, **WRITE_ERRORS},
+    summary="Start",
+)
 @api_view(["GET", "POST"])
 def sessions(request: Request, group_id: int) -> Response:
     if request.method == "GET":
@@ -546,7 +580,7 @@ def sessions(request: Request, group_id: int) -> Response:
 @extend_schema(
     methods=["POST"],
     request=TranscriptionIn,
-    responses={201: TranscriptionOut},
+    responses={201: TranscriptionOut, **WRITE_ERRORS},
     summary="Save a new version of a clock",
 )
 @api_view(["GET", "POST"])
@@ -603,7 +637,9 @@ def export_bgstats(request: Request, group_id: int, session_id: int) -> Response
     return Response(exports.bgstats_play(session, request.build_absolute_uri("/")))
 
 
-@extend_schema(request=OpenApiTypes.OBJECT, responses={201: GroupOut}, summary="Import")
+@extend_schema(
+    request=OpenApiTypes.OBJECT, responses={201: GroupOut, 400: FIELD_ERRORS}, summary="Import"
+)
 @api_view(["POST"])
 def group_import(request: Request) -> Response:
     """A new group from an exported history; the caller owns it."""
