@@ -46,6 +46,10 @@ SEAT_RULE_SAMPLES = 100_000
 # Work is cut into this many slices so that progress is reported regularly.
 _SLICES = 20
 _Z95 = 1.959963984540054
+# Exact odds depend only on the compiled clock and the number of Suns; hints ask for the same
+# ones again and again, so the last few hundred answers are kept (oldest dropped first).
+_EXACT: dict[tuple[bytes, bytes, int], OddsResult] = {}
+_EXACT_KEEP = 256
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,11 @@ def odds(
         if samples < 1:
             raise ValueError(f"The number of samples must be at least 1, not {samples}.")
         return _sampled(compiled, seats, samples, seed, report)
+    key = (compiled.positions.tobytes(), compiled.globals.tobytes(), seats.suns)
+    known = _EXACT.get(key)
+    if known is not None:
+        report(100, "done")
+        return known
     if compiled.uses_colours:
         sun_masks, moon_masks = _value_sets(seats.suns)
         weights = None
@@ -100,9 +109,13 @@ def odds(
     passable = _decide_all(compiled, sun_masks, moon_masks, report, stage)
     total = math.comb(12, seats.suns) * math.comb(12, seats.moons)
     hits = int(passable.sum()) if weights is None else int((weights * passable).sum())
-    report(100, "done")
     value = hits / total
-    return OddsResult(value, True, total, (value, value))
+    result = OddsResult(value, True, total, (value, value))
+    if len(_EXACT) >= _EXACT_KEEP:
+        _EXACT.pop(next(iter(_EXACT)))
+    _EXACT[key] = result
+    report(100, "done")
+    return result
 
 
 def _quiet(percent: int, stage: str) -> None:

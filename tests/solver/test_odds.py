@@ -99,8 +99,18 @@ def test_a_seat_rule_gives_sampled_odds() -> None:
 
 def test_progress_is_reported_up_to_one_hundred() -> None:
     seen: list[int] = []
-    odds(SEGMENT_SIX_ONE_CARD, SIX_SIX, progress=lambda percent, stage: seen.append(percent))
+    clock = _clock({"kind": "card_count", "segment": 5, "count": 2})
+    odds(clock, SIX_SIX, progress=lambda percent, stage: seen.append(percent))
     assert seen == sorted(seen) and seen[-1] == 100 and len(seen) >= 10
+
+
+def test_exact_odds_are_remembered_for_the_same_clock_and_split() -> None:
+    clock = _clock({"kind": "card_count", "segment": 4, "count": 2})
+    first = odds(clock, SIX_SIX)
+    seen: list[int] = []
+    again = odds(clock, parse_colours("SMMS/MSSM/SMSM"), progress=lambda p, s: seen.append(p))
+    assert again == first and seen == [100]
+    assert odds(clock, SEVEN_FIVE).deals == 627_264  # another split is computed afresh
 
 
 def test_untranscribed_clocks_and_unknown_kinds_are_refused() -> None:
