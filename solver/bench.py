@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import time
-from collections.abc import Callable
 from typing import Any
 
 import numba
@@ -28,21 +27,23 @@ TABLES = {2: "SSMM+SM/SMMM+SS", 3: "SSMM/SMSM/MMSS", 4: "SSM/MMS/SMS/MSM"}
 
 
 def _oracle_numbers(quick: bool) -> None:
+    # The oracle helper's module; looked up at run time so this benchmark still prints the
+    # play numbers on a tree where the oracle is missing or broken.
     try:
         bench_oracle: Any = importlib.import_module("solver.core.bench_oracle")
-    except ImportError:
-        print("oracle: solver.core.bench_oracle is not there yet; no oracle numbers.")
+    except ImportError as error:
+        print(f"oracle: solver.core.bench_oracle cannot be imported ({error}); no oracle numbers.")
         return
-    runner: Callable[..., Any] | None = getattr(bench_oracle, "main", None) or getattr(
-        bench_oracle, "run", None
-    )
-    if runner is None:
-        print("oracle: solver.core.bench_oracle has no main()/run(); no oracle numbers.")
-        return
-    try:
-        runner(quick=quick)
-    except TypeError:
-        runner()
+    for bench in bench_oracle.oracle_benchmarks(deals=2_000 if quick else 20_000):
+        print(
+            f"oracle, one core, {bench.clock}: {bench.deals_per_second:,.0f} deals/s "
+            f"({bench.passable:.1%} of random deals can pass)"
+        )
+    for result in bench_oracle.odds_benchmarks(repeats=1 if quick else 2):
+        print(
+            f"exact odds, {result.colours} (6 Suns / 6 Moons, {result.deals:,} value sets), "
+            f"{result.clock}: {result.seconds:.2f} s, odds {result.odds:.4f}"
+        )
 
 
 def _simulation_numbers(quick: bool) -> None:
