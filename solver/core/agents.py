@@ -1,7 +1,7 @@
 """Simulated players: what one player may know, and how a plan-following player decides.
 
 The reference player in this module is deliberately plain Python and is the specification
-for the compiled engine in ``solver.core.fast``: both must choose the same move in the same
+for the compiled engine in ``solver.core.agents_fast``: both must choose the same move in the same
 situation (a test plays them game for game). Every float is combined in the same order in
 both, so ties break identically.
 
@@ -14,6 +14,7 @@ to the deal, so the other players' hidden values are out of reach.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -87,16 +88,13 @@ class TableRules:
 
 @lru_cache(maxsize=256)
 def table_rules(clock: Clock, seats: Seats, plan_json: str) -> TableRules:
-    # Cached on the plan's JSON text because Plan holds dicts and is not hashable.
-    import json
-
+    # Cached on the plan's JSON text because Plan holds dicts and is not hashable; the
+    # reference engine asks for it on every decision.
     plan = Plan.from_json(json.loads(plan_json))
     return _table_rules(clock, seats, plan)
 
 
 def rules_for(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
-    import json
-
     return table_rules(clock, seats, json.dumps(plan.to_json(), sort_keys=True))
 
 
