@@ -382,11 +382,10 @@ def _event(
     )
 
 
-def judge_layout(group: Group, clock_id: str, layout: str, outcome: str) -> tuple[Verdict, int]:
+def judge_layout(clock: Clock, layout: str, outcome: str) -> Verdict:
     """The verdict on ``layout``; CampaignError (field ``layout``) when the text is bad or
     the verdict contradicts ``outcome``. A failure the engine cannot confirm (rules not
     transcribed or not checkable) is accepted: the table knows better."""
-    clock, version = clock_for_group(group, clock_id)
     try:
         verdict = check_layout(clock, layout)
     except RulesError as error:
@@ -402,7 +401,7 @@ def judge_layout(group: Group, clock_id: str, layout: str, outcome: str) -> tupl
         raise CampaignError(
             _("This layout passes the clock, so it cannot be recorded as failed."), "layout"
         )
-    return verdict, version
+    return verdict
 
 
 def record_attempt(
@@ -434,11 +433,9 @@ def record_attempt(
         raise CampaignError(_("A duration cannot be negative."), "duration")
     if opener is not None and opener.group_id != campaign.group_id:
         raise CampaignError(_("The opener is not a player of this group."), "opener")
-    group = campaign.group
-    verdict, version = (None, clock_for_group(group, clock)[1])
-    if layout:
-        verdict_obj, version = judge_layout(group, clock, layout, str(outcome))
-        verdict = verdict_obj.to_json()
+    # Judged outside the lock: parsing and validating is the slow part.
+    definition, version = clock_for_group(campaign.group, clock)
+    verdict = judge_layout(definition, layout, str(outcome)).to_json() if layout else None
 
     with transaction.atomic():
         campaign = _locked(campaign.pk)
