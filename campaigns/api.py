@@ -190,6 +190,12 @@ class MemberOut(serializers.ModelSerializer):
 class CampaignIn(serializers.Serializer):
     kind = serializers.ChoiceField(choices=Campaign.Kind.choices, default=Campaign.Kind.NORMAL)
     start_chapter = serializers.IntegerField(min_value=1, max_value=10, default=1)
+    passed = serializers.ListField(
+        child=serializers.CharField(max_length=20),
+        max_length=40,
+        default=list,
+        help_text="More clocks already passed, beyond the chapters before start_chapter.",
+    )
 
 
 class CampaignOut(serializers.ModelSerializer):
@@ -537,8 +543,9 @@ def campaigns(request: Request, group_id: int) -> Response:
     data = CampaignIn(data=request.data)
     data.is_valid(raise_exception=True)
     try:
+        values = data.validated_data
         campaign = services.new_campaign(
-            group, data.validated_data["kind"], data.validated_data["start_chapter"]
+            group, values["kind"], values["start_chapter"], values["passed"]
         )
     except CampaignError as error:
         return _bad(error.field, error.message)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import NAME_LENGTH, Campaign, Group, Membership, Player
 from campaigns.services import CampaignError
+from rules.catalogue import CLOCK_IDS
 from rules.errors import RulesError
 
 MAX_PLAYERS_LISTED = 12
@@ -136,6 +137,13 @@ class CampaignForm(forms.Form):
         coerce=int,
         initial=1,
         help_text=_("Already further in your box? The clocks of earlier chapters count as passed."),
+    )
+    passed = forms.MultipleChoiceField(
+        label=_("Also passed already"),
+        choices=[(c, c) for c in CLOCK_IDS if c != "rebirth"],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Clocks of the start chapter (or later) your table has already passed."),
     )
 
 

@@ -280,8 +280,11 @@ def create_group(
     return group
 
 
-def _create_campaign(group: Group, kind: str, start_chapter: int) -> Campaign:
+def _create_campaign(
+    group: Group, kind: str, start_chapter: int, passed: Iterable[str] = ()
+) -> Campaign:
     campaign = Campaign.objects.create(group=group, kind=kind)
+    also_passed = set(passed)
     ClockProgress.objects.bulk_create(
         ClockProgress(
             campaign=campaign,
@@ -289,7 +292,8 @@ def _create_campaign(group: Group, kind: str, start_chapter: int) -> Campaign:
             position=position,
             status=(
                 Status.PASSED
-                if clock_id != REBIRTH and int(clock_id.split("-")[0]) < start_chapter
+                if clock_id in also_passed
+                or (clock_id != REBIRTH and int(clock_id.split("-")[0]) < start_chapter)
                 else Status.UPCOMING
             ),
         )
@@ -299,15 +303,22 @@ def _create_campaign(group: Group, kind: str, start_chapter: int) -> Campaign:
 
 
 def new_campaign(
-    group: Group, kind: str = Campaign.Kind.NORMAL, start_chapter: int = 1
+    group: Group,
+    kind: str = Campaign.Kind.NORMAL,
+    start_chapter: int = 1,
+    passed: Sequence[object] = (),
 ) -> Campaign:
-    """Start a new play-through (the old one stays in the history). ``start_chapter`` > 1
-    starts mid-game: the clocks of the chapters before are marked passed. A Rebirth campaign
+    """Start a new play-through (the old one stays in the history). It may start mid-game:
+    ``start_chapter`` > 1 marks every clock of the chapters before it passed, and ``passed``
+    marks more clocks passed (e.g. the first two of the start chapter). A Rebirth campaign
     needs the current campaign to have unlocked Rebirth (or to be one)."""
     if kind not in Campaign.Kind.values:
         raise CampaignError(_("Choose a normal or a Rebirth campaign."), "kind")
     if not isinstance(start_chapter, int) or start_chapter not in CHAPTERS:
         raise CampaignError(_("Chapters are 1 to 10."), "start_chapter")
+    marked = [known_clock(clock_id, "passed") for clock_id in passed]
+    if REBIRTH in marked:
+        raise CampaignError(_("The Rebirth clock is played in a Rebirth campaign."), "passed")
     with transaction.atomic():
         Group.objects.select_for_update().get(pk=group.pk)
         if kind == Campaign.Kind.REBIRTH:
@@ -317,7 +328,7 @@ def new_campaign(
                     _("The Rebirth envelope opens once all 40 clocks have been attempted."),
                     "kind",
                 )
-        return _create_campaign(group, kind, start_chapter)
+        return _create_campaign(group, kind, start_chapter, marked)
 
 
 # --- sessions -----------------------------------------------------------------------------

@@ -602,9 +602,8 @@ def settings_page(request: HttpRequest, group_id: int) -> HttpResponse:
     form = CampaignForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.new_campaign(
-                group, form.cleaned_data["kind"], form.cleaned_data["start_chapter"]
-            )
+            data = form.cleaned_data
+            services.new_campaign(group, data["kind"], data["start_chapter"], data["passed"])
         except CampaignError as error:
             add_service_error(form, error)
         else:

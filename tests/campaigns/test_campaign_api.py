@@ -216,6 +216,15 @@ def test_a_campaign_can_start_mid_game(group: Group, api_as: ApiAs) -> None:
     assert body["chapter"] == 4 and body["clock"] == "4-1" and len(body["passed"]) == 12
 
 
+def test_a_campaign_can_start_mid_chapter(group: Group, api_as: ApiAs) -> None:
+    client = api_as("member")
+    body = {"start_chapter": 2, "passed": ["2-1"]}
+    assert client.post(url(group, "campaigns/"), body).status_code == 201
+    assert client.get(url(group, "progress/")).json()["clock"] == "2-2"
+    bad = client.post(url(group, "campaigns/"), {"passed": ["12-1"]})
+    assert bad.status_code == 400 and "passed" in bad.json()
+
+
 def test_rebirth_is_refused_before_it_is_unlocked(group: Group, api_as: ApiAs) -> None:
     response = api_as("owner").post(url(group, "campaigns/"), {"kind": "rebirth"})
     assert response.status_code == 400 and "kind" in response.json()

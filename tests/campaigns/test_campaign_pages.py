@@ -354,6 +354,12 @@ def test_the_settings_page_starts_a_campaign_mid_game(group: Group, as_role: AsR
     assert services.campaign_state(group.current_campaign()).next_clock == "5-1"
 
 
+def test_the_settings_page_marks_clocks_already_passed(group: Group, as_role: AsRole) -> None:
+    data = {"kind": "normal", "start_chapter": 3, "passed": ["3-1", "3-2", "3-3"]}
+    assert as_role("owner").post(page(group, "settings/"), data).status_code == 302
+    assert services.campaign_state(group.current_campaign()).next_clock == "3-4"
+
+
 def test_the_settings_page_refuses_an_early_rebirth(group: Group, as_role: AsRole) -> None:
     response = as_role("owner").post(
         page(group, "settings/"), {"kind": "rebirth", "start_chapter": 1}

@@ -212,6 +212,18 @@ def test_a_campaign_can_start_mid_game(group: Group) -> None:
     assert s.attempted == 12
 
 
+def test_a_campaign_can_start_mid_chapter(group: Group) -> None:
+    campaign = services.new_campaign(group, start_chapter=4, passed=["4-1", "4-2"])
+    s = state(campaign)
+    assert s.next_clock == "4-3" and len(s.passed) == 14
+
+
+def test_the_rebirth_clock_is_not_marked_passed_in_a_normal_campaign(group: Group) -> None:
+    with pytest.raises(CampaignError) as error:
+        services.new_campaign(group, passed=["rebirth"])
+    assert error.value.field == "passed" and group.campaigns.count() == 1
+
+
 def test_undo_reverts_a_failure(campaign: Campaign, play: Play, alice: User) -> None:
     play(campaign, "failed")
     services.undo(campaign, alice)
