@@ -11,5 +11,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("", include("solver.urls")),
     path("", include("campaigns.urls")),
 ]

@@ -1,0 +1,170 @@
+"""The hints API (DESIGN.md, "REST API"): ask for a hint, watch it, cancel it.
+
+The serializer checks the shape; ``solver.services`` decides, exactly as for the pages:
+the same validation (400 field by field), the same dedupe and reuse, the same limits
+(429), the same visibility (404 for hints the caller may not see).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.decorators import api_view
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from campaigns.services import get_group_for_user
+from rules.i18n import LANGUAGES
+from solver import services
+from solver.models import HintRequest
+
+
+def _lang() -> str:
+    lang = (get_language() or "en")[:2]
+    return lang if lang in LANGUAGES else "en"
+
+
+class HintIn(serializers.Serializer):
+    clock = serializers.JSONField(
+        help_text='A clock id like "1-1" (the group\'s own transcription when `group` is '
+        "given), or a clock definition object."
+    )
+    colours = serializers.CharField(
+        max_length=40, help_text="The seats' colours, like SSMM/MMSS/SMSM or SSMM+SM/SMMM+SS."
+    )
+    face_up = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Face-up cards allowed, 0..players+3 (default: the player count).",
+    )
+    base_rules = serializers.BooleanField(
+        default=False, help_text="For an untranscribed clock: use the base rules only."
+    )
+    group = serializers.IntegerField(
+        required=False, allow_null=True, help_text="A group you belong to (its members see it)."
+    )
+
+
+class HintOut(serializers.ModelSerializer):
+    clock = serializers.CharField(source="clock_id")
+    stage = serializers.CharField(source="stage_display")
+    url = serializers.SerializerMethodField()
+    page = serializers.SerializerMethodField()
+    failure = serializers.CharField(source="get_failure_display")
+    result = serializers.JSONField(
+        allow_null=True,
+        help_text="When done: {plan, pass_rate, interval, baseline_rate, odds, games, words, "
+        "words_all, partial}.",
+    )
+
+    class Meta:
+        model = HintRequest
+        fields = [
+            "id",
+            "url",
+            "page",
+            "clock",
+            "colours",
+            "players",
+            "face_up",
+            "base_rules",
+            "group",
+            "status",
+            "progress",
+            "stage",
+            "result",
+            "partial",
+            "failure",
+            "queued_at",
+            "started_at",
+            "finished_at",
+        ]
+
+    def get_url(self, hint: HintRequest) -> str:
+        return reverse("solver:api-detail", args=[hint.pk])
+
+    def get_page(self, hint: HintRequest) -> str:
+        return reverse("solver:detail", args=[hint.pk])
+
+
+ERRORS = inline_serializer(
+    "HintErrors",
+    {"detail": serializers.CharField(required=False)},
+)
+
+
+@extend_schema(
+    request=HintIn,
+    responses={
+        202: HintOut,
+        200: OpenApiResponse(HintOut, description="The same request is already in progress."),
+        400: OpenApiResponse(description="Bad input: {field: [reason]}."),
+        429: OpenApiResponse(ERRORS, description="Too many hints in progress or this hour."),
+    },
+    summary="Ask for a hint",
+    description="Queues a solver job (202). The same input already in progress answers that "
+    "job (200); the same input finished within a day is reused at once (202, status done).",
+    tags=["hints"],
+)
+@api_view(["POST"])
+def hint_create(request: Request) -> Response:
+    shape = HintIn(data=request.data)
+    shape.is_valid(raise_exception=True)
+    data: dict[str, Any] = shape.validated_data
+    group = get_group_for_user(request.user, data["group"]) if data.get("group") else None
+    try:
+        hint_input = services.parse_input(
+            data["clock"], data["colours"], data.get("face_up"), data["base_rules"], group
+        )
+        hint, created = services.request_hint(
+            request.user,  # type: ignore[arg-type]
+            hint_input,
+            group=group,
+            campaign=group.current_campaign() if group else None,
+            lang=_lang(),
+        )
+    except services.HintError as error:
+        return Response({error.field: [error.message]}, status=status.HTTP_400_BAD_REQUEST)
+    except services.HintLimitReached as error:
+        return Response({"detail": error.message}, status=status.HTTP_429_TOO_MANY_REQUESTS)
+    code = status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK
+    return Response(HintOut(hint).data, status=code, headers={"Location": HintOut().get_url(hint)})
+
+
+@extend_schema(
+    responses={200: HintOut, 404: OpenApiResponse(description="Not yours to see.")},
+    summary="A hint's status, progress and result",
+    tags=["hints"],
+)
+@api_view(["GET"])
+def hint_status(request: Request, hint_id: int) -> Response:
+    hint = services.get_hint_for_user(request.user, hint_id)
+    return Response(HintOut(hint).data)
+
+
+@extend_schema(
+    request=None,
+    responses={
+        200: HintOut,
+        403: OpenApiResponse(description="Only the asker may cancel."),
+        404: OpenApiResponse(description="Not yours to see."),
+    },
+    summary="Cancel a queued or running hint",
+    description="Cancelling a hint that has already ended changes nothing.",
+    tags=["hints"],
+)
+@api_view(["POST"])
+def hint_cancel(request: Request, hint_id: int) -> Response:
+    hint = services.get_hint_for_user(request.user, hint_id)
+    if hint.user_id != request.user.pk:
+        return Response(
+            {"detail": _("Only the player who asked for this hint can cancel it.")},
+            status=status.HTTP_403_FORBIDDEN,
+        )
+    services.cancel(hint)
+    return Response(HintOut(hint).data)

@@ -1,0 +1,170 @@
+"""The hint request form: the clock, the player count, each seat's cards as the table sees
+their backs (a tap toggles Sun/Moon; a plain checkbox underneath, so it works without
+JavaScript), or the same in the colour notation, and the face-up budget."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from campaigns.models import ClockTranscription, Group
+from rules.catalogue import CLOCK_IDS, get_clock
+from rules.errors import RulesError
+from rules.seats import parse_colours
+from solver import services
+
+PLAYER_CHOICES = [(2, _("2 players")), (3, _("3 players")), (4, _("4 players"))]
+# Cards per seat: (hand, set of 2). With 2 players each holds a set of 4 and a set of 2.
+SEAT_SIZES = {2: (4, 2), 3: (4, 0), 4: (3, 0)}
+
+
+def seat_slots(players: int) -> list[dict[str, Any]]:
+    """Per seat: its number and the keys of its card slots (hand, then set of 2)."""
+    hand, extra = SEAT_SIZES[players]
+    return [
+        {
+            "number": seat,
+            "hand": [f"{seat}.{i}" for i in range(hand)],
+            "extra": [f"{seat}.{i}" for i in range(hand, hand + extra)],
+        }
+        for seat in range(1, players + 1)
+    ]
+
+
+def colours_from_slots(players: int, moons: set[str]) -> str:
+    """The colour notation for the tapped cards: a slot is a Moon when its key is in ``moons``."""
+    groups = []
+    for seat in seat_slots(players):
+        hand = "".join("M" if key in moons else "S" for key in seat["hand"])
+        extra = "".join("M" if key in moons else "S" for key in seat["extra"])
+        groups.append(f"{hand}+{extra}" if extra else hand)
+    return "/".join(groups)
+
+
+def slots_from_colours(colours: str) -> tuple[int, set[str]] | None:
+    """The player count and Moon slots of a colour text, or None if it is not a table."""
+    try:
+        seats = parse_colours(colours)
+    except RulesError:
+        return None
+    moons = set()
+    for number, seat in enumerate(seats.seats, start=1):
+        for i, letter in enumerate(seat.hand + seat.extra):
+            if letter == "M":
+                moons.add(f"{number}.{i}")
+    return seats.players, moons
+
+
+def clock_choices(group: Group | None = None) -> list[tuple[str, str]]:
+    """Every clock; those whose special rules are unknown (to this group) say so."""
+    transcribed: set[str] = set()
+    if group is not None:
+        transcribed = set(
+            ClockTranscription.objects.filter(group=group).values_list("clock_id", flat=True)
+        )
+    choices = []
+    for clock_id in CLOCK_IDS:
+        clock = get_clock(clock_id)
+        label = _("Rebirth") if clock_id == "rebirth" else clock.name
+        if not clock.transcribed and clock_id not in transcribed:
+            label = _("%(clock)s (not transcribed)") % {"clock": clock.name}
+        choices.append((clock_id, str(label)))
+    return choices
+
+
+class HintForm(forms.Form):
+    clock = forms.ChoiceField(label=_("Clock"), choices=())
+    players = forms.TypedChoiceField(
+        label=_("Players"), choices=PLAYER_CHOICES, coerce=int, widget=forms.RadioSelect
+    )
+    moon = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
+    colours = forms.CharField(
+        label=_("Or type the colours"),
+        required=False,
+        max_length=40,
+        help_text=_(
+            "One group per seat in seating order, S for Sun and M for Moon, like SSMM/MMSS/SMSM; "
+            "with 2 players a set of 4 and a set of 2: SSMM+SM/SMMM+SS. Wins over the taps."
+        ),
+    )
+    face_up = forms.IntegerField(label=_("Face-up cards allowed"), min_value=0, max_value=7)
+    base_rules = forms.BooleanField(
+        label=_("Use the base rules only (for a clock not transcribed yet)"), required=False
+    )
+
+    def __init__(self, *args: Any, group: Group | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.group = group
+        self.hint_input: services.HintInput | None = None
+        self.fields["clock"].choices = clock_choices(group)  # type: ignore[attr-defined]
+        players = self._players()
+        slots = [key for seat in seat_slots(players) for key in seat["hand"] + seat["extra"]]
+        self.fields["moon"].choices = [(key, key) for key in slots]  # type: ignore[attr-defined]
+
+    def _players(self) -> int:
+        raw = self.data.get("players") if self.is_bound else self.initial.get("players")
+        try:
+            players = int(raw)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return 3
+        return players if players in SEAT_SIZES else 3
+
+    def seats(self) -> list[dict[str, Any]]:
+        """Seat slots with each slot's state, for the template."""
+        if self.is_bound:
+            moons = set(self.data.getlist("moon")) if hasattr(self.data, "getlist") else set()
+        else:
+            moons = set(self.initial.get("moon", ()))
+        seats = seat_slots(self._players())
+        for seat in seats:
+            seat["hand"] = [{"key": k, "moon": k in moons} for k in seat["hand"]]
+            seat["extra"] = [{"key": k, "moon": k in moons} for k in seat["extra"]]
+        return seats
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        colours = (data.get("colours") or "").strip()
+        if not colours:
+            colours = colours_from_slots(data["players"], set(data.get("moon") or ()))
+        try:
+            self.hint_input = services.parse_input(
+                data["clock"], colours, data["face_up"], data.get("base_rules", False), self.group
+            )
+        except services.HintError as error:
+            field = error.field if error.field in self.fields else None
+            self.add_error(field, error.message)
+            return data
+        if self.hint_input.seats.players != data["players"] and data.get("colours"):
+            # The typed colours decide the player count.
+            data["players"] = self.hint_input.seats.players
+        return data
+
+
+class WhatIfForm(forms.Form):
+    """The plan's six targets (and who opens), edited by the group, to simulate."""
+
+    opener = forms.TypedChoiceField(label=_("Who opens"), coerce=int, required=False)
+
+    def __init__(self, *args: Any, players: int, targets: list[float], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for segment in range(1, 7):
+            initial = targets[segment - 1] if len(targets) >= segment else None
+            self.fields[f"target_{segment}"] = forms.FloatField(
+                label=_("Segment %(n)s") % {"n": segment},
+                min_value=0,
+                max_value=100,
+                initial=initial,
+            )
+        self.fields["opener"].choices = [  # type: ignore[attr-defined]
+            (seat, _("Seat %(n)s") % {"n": seat}) for seat in range(1, players + 1)
+        ]
+
+    def targets(self) -> list[float]:
+        return [self.cleaned_data[f"target_{segment}"] for segment in range(1, 7)]
+
+    def target_fields(self) -> list[forms.BoundField]:
+        return [self[f"target_{segment}"] for segment in range(1, 7)]

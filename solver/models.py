@@ -1,0 +1,220 @@
+"""HintRequest: one request for a hint, from the colours on the table to a plan.
+
+The row is the job: the Celery task claims it, writes progress to it and stores the result
+on it. Celery's own result backend is not used (CELERY_TASK_IGNORE_RESULT), so the row is
+the single source of truth the pages and the API read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from rules.clock import Clock
+from rules.seats import Seats, parse_colours
+
+# Where a hint may be used: statuses in which a job still has to run.
+ACTIVE_STATUSES = ("queued", "running")
+FINISHED_STATUSES = ("done", "failed", "cancelled")
+
+
+class HintRequest(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+        CANCELLED = "cancelled", _("cancelled")
+
+    class Failure(models.TextChoices):
+        # What the player is told; `error` keeps the technical detail for the logs.
+        TIME_LIMIT = "time_limit", _("The solver ran out of time before it found a plan.")
+        WORKER_LOST = "worker_lost", _("The solver stopped while it was working on this hint.")
+        CRASHED = "crashed", _("The solver hit an unexpected error.")
+        BAD_INPUT = "bad_input", _("The solver could not use this clock or these colours.")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="hint_requests")
+    # Optional context: members of the group may see the hint (the table asks together).
+    group = models.ForeignKey(
+        "campaigns.Group", models.SET_NULL, null=True, blank=True, related_name="hint_requests"
+    )
+    campaign = models.ForeignKey(
+        "campaigns.Campaign",
+        models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="hint_requests",
+    )
+    attempt = models.ForeignKey(
+        "campaigns.Attempt", models.SET_NULL, null=True, blank=True, related_name="hint_requests"
+    )
+
+    # Inputs. The clock is stored as its full definition (the catalogue's or the group's
+    # transcription at request time), so the job solves exactly what the asker saw.
+    clock_id = models.CharField(_("clock"), max_length=16)
+    clock_definition = models.JSONField()
+    base_rules = models.BooleanField(default=False)
+    colours = models.CharField(_("colours"), max_length=40)
+    players = models.PositiveSmallIntegerField()
+    face_up = models.PositiveSmallIntegerField(_("face-up cards"))
+    # Solver settings travel with the job, so any worker solves it the same way.
+    effort = models.FloatField(default=1.0)
+    odds_samples = models.PositiveIntegerField(null=True, blank=True)  # None: exact odds
+    seed = models.PositiveIntegerField(default=0)
+    lang = models.CharField(max_length=8, default="en")
+    input_hash = models.CharField(max_length=64)
+
+    # The job.
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    stage = models.CharField(max_length=100, blank=True)
+    # Fencing token: each claim increments it and every later write by that run is
+    # conditioned on it, so a run that lost its claim (reaped, cancelled) writes nothing.
+    runs = models.PositiveSmallIntegerField(default=0)
+    task_id = models.CharField(max_length=64, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    partial = models.BooleanField(default=False)
+    failure = models.CharField(max_length=16, choices=Failure.choices, blank=True, default="")
+    error = models.TextField(blank=True)
+    reused_from = models.ForeignKey(
+        "self", models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    queued_at = models.DateTimeField(default=timezone.now)
+    # None while the message has not reached the broker (it was down): the resender's work.
+    sent_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    beat_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-queued_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["queued", "running", "done", "failed", "cancelled"]),
+                name="hint_status_valid",
+            ),
+            models.CheckConstraint(condition=Q(progress__lte=100), name="hint_progress_0_to_100"),
+            models.CheckConstraint(
+                condition=Q(players__gte=2) & Q(players__lte=4), name="hint_players_2_to_4"
+            ),
+            models.CheckConstraint(
+                condition=Q(face_up__lte=models.F("players") + 3),
+                name="hint_face_up_at_most_players_plus_3",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="done") | Q(result__isnull=False),
+                name="hint_done_has_result",
+            ),
+            # Double tap: one active job per user and input, whatever the race.
+            models.UniqueConstraint(
+                fields=["user", "input_hash"],
+                condition=Q(status__in=ACTIVE_STATUSES),
+                name="hint_one_active_per_user_and_input",
+            ),
+        ]
+        indexes = [
+            # Limits: a user's active hints (≤ 3) and hints of the last hour (≤ 30);
+            # "my hints" lists a user's rows newest first.
+            models.Index(fields=["user", "-queued_at"], name="hint_user_queued_idx"),
+            # Reuse: a finished, complete result for the same input within a day.
+            models.Index(
+                fields=["input_hash", "-finished_at"],
+                condition=Q(status="done", partial=False),
+                name="hint_reusable_idx",
+            ),
+            # Reaper and resender: running rows by start, queued rows by queue time.
+            models.Index(
+                fields=["status", "started_at"],
+                condition=Q(status__in=ACTIVE_STATUSES),
+                name="hint_active_idx",
+            ),
+            # Cleanup of rows older than 30 days.
+            models.Index(fields=["queued_at"], name="hint_queued_at_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"hint {self.pk} {self.clock_id} {self.colours} ({self.status})"
+
+    # --- Reading the inputs back --------------------------------------------------------
+
+    def clock(self) -> Clock:
+        """The clock the job solves (base rules only when asked for)."""
+        clock = Clock.from_json(self.clock_definition)
+        if self.base_rules and not clock.transcribed:
+            clock = replace(clock, rules=(), transcribed=True)
+        return clock
+
+    def seats(self) -> Seats:
+        return parse_colours(self.colours)
+
+    # --- What the pages show ------------------------------------------------------------
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in ACTIVE_STATUSES
+
+    @property
+    def waiting_for_broker(self) -> bool:
+        """Saved but not handed to the solver yet: the broker was down when it was asked."""
+        return self.status == self.Status.QUEUED and self.sent_at is None
+
+    @property
+    def can_retry(self) -> bool:
+        return self.status in (self.Status.FAILED, self.Status.CANCELLED)
+
+    def stage_display(self) -> str:
+        """The stage, in the reader's language (the solver core reports English words)."""
+        return stage_label(self.status, self.stage)
+
+    def words(self, lang: str) -> str:
+        if not self.result:
+            return ""
+        words: dict[str, str] = self.result.get("words_all", {})
+        return words.get(lang) or self.result.get("words", "")
+
+    def targets(self) -> list[float]:
+        if not self.result:
+            return []
+        return list(self.result.get("plan", {}).get("targets", []))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.pk,
+            "status": self.status,
+            "progress": self.progress,
+            "stage": self.stage_display(),
+        }
+
+
+_ROUND = re.compile(r"round (\d+) of (\d+)")
+
+
+def stage_label(status: str, stage: str) -> str:
+    """A translated label for the core's stage text ("round 2 of 4", "fresh deals", …)."""
+    if status == HintRequest.Status.QUEUED:
+        return str(_("Waiting for a free solver"))
+    if status == HintRequest.Status.DONE:
+        return str(_("Done"))
+    if status == HintRequest.Status.FAILED:
+        return str(_("Failed"))
+    if status == HintRequest.Status.CANCELLED:
+        return str(_("Cancelled"))
+    match = _ROUND.search(stage)
+    if match:
+        return str(
+            _("Racing plans, round %(round)s of %(rounds)s")
+            % {"round": match.group(1), "rounds": match.group(2)}
+        )
+    if stage.startswith("fresh"):
+        return str(_("Checking the best plan on fresh deals"))
+    if stage.startswith("odds"):
+        return str(_("Working out the odds"))
+    return str(_("Starting"))

@@ -1,0 +1,17 @@
+from django.urls import path
+
+from solver import api, views
+
+app_name = "solver"
+
+urlpatterns = [
+    path("hints/", views.hint_list, name="list"),
+    path("hints/new/", views.hint_new, name="new"),
+    path("hints/<int:hint_id>/", views.hint_detail, name="detail"),
+    path("hints/<int:hint_id>/cancel/", views.hint_cancel, name="cancel"),
+    path("hints/<int:hint_id>/retry/", views.hint_retry, name="retry"),
+    path("hints/<int:hint_id>/what-if/", views.hint_what_if, name="what_if"),
+    path("api/hints/", api.hint_create, name="api-create"),
+    path("api/hints/<int:hint_id>/", api.hint_status, name="api-detail"),
+    path("api/hints/<int:hint_id>/cancel/", api.hint_cancel, name="api-cancel"),
+]

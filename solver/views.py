@@ -1,0 +1,239 @@
+"""The hint pages: ask (/hints/new/), watch and read (/hints/<id>/), my hints (/hints/).
+
+Every page works as plain HTML: the progress page refreshes itself with a meta refresh;
+with htmx it polls its ``status`` partial every second instead, and the poll is stopped
+with HttpResponseStopPolling once the job has ended (the final partial is the result).
+Access: a hint is visible to its asker and to members of its group; everyone else gets
+404 (``services.get_hint_for_user``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseStopPolling
+from django_htmx.middleware import HtmxDetails
+
+from campaigns.models import Group
+from campaigns.services import get_group_for_user
+from rules.i18n import LANGUAGES
+from rules.svg import clock_svg
+from solver import services
+from solver.forms import HintForm, WhatIfForm, slots_from_colours
+from solver.models import HintRequest
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def _lang() -> str:
+    lang = (get_language() or "en")[:2]
+    return lang if lang in LANGUAGES else "en"
+
+
+def _group(request: HttpRequest, raw: object) -> Group | None:
+    if raw in (None, ""):
+        return None
+    return get_group_for_user(request, str(raw))
+
+
+# --- Asking ---------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def hint_new(request: HtmxHttpRequest) -> HttpResponse:
+    """The request form. GET ?group=ID starts from the group's next clock and face-up
+    budget; GET ?players=N (the "show seats" button, or htmx on change) redraws the seats."""
+    source = request.POST if request.method == "POST" else request.GET
+    group = _group(request, source.get("group"))
+    if request.method == "POST":
+        form = HintForm(request.POST, group=group)
+        if form.is_valid() and form.hint_input is not None:
+            try:
+                hint, _created = services.request_hint(
+                    request.user,  # type: ignore[arg-type]
+                    form.hint_input,
+                    group=group,
+                    campaign=group.current_campaign() if group else None,
+                    lang=_lang(),
+                )
+            except services.HintLimitReached as error:
+                form.add_error(None, error.message)
+                response = _render_new(request, form, group)
+                response.status_code = 429
+                return response
+            return redirect("solver:detail", hint.pk)
+        return _render_new(request, form, group, status=400)
+    form = HintForm(initial=_initial(request, group), group=group)
+    if request.htmx and request.GET.get("partial") == "seats":
+        return render(request, "solver/hint_new.html#seats", {"form": form, "group": group})
+    return _render_new(request, form, group)
+
+
+def _initial(request: HttpRequest, group: Group | None) -> dict[str, Any]:
+    """Start values: the group's next clock and budget, or what the GET asks for."""
+    players = request.GET.get("players")
+    try:
+        count = int(players) if players else 3
+    except ValueError:
+        count = 3
+    count = count if count in (2, 3, 4) else 3
+    initial: dict[str, Any] = {"players": count, "clock": "1-1", "face_up": count}
+    moons: set[str] = set()
+    colours = request.GET.get("colours", "")
+    if colours:
+        parsed = slots_from_colours(colours)
+        if parsed is not None and parsed[0] == count:
+            moons = parsed[1]
+    initial["moon"] = sorted(moons)
+    if group is not None:
+        next_clock, budget = services.group_defaults(group, count)
+        initial["face_up"] = budget
+        if next_clock:
+            initial["clock"] = next_clock
+    if request.GET.get("clock"):
+        initial["clock"] = request.GET["clock"]
+    initial["base_rules"] = bool(request.GET.get("base_rules"))
+    return initial
+
+
+def _render_new(
+    request: HttpRequest, form: HintForm, group: Group | None, status: int = 200
+) -> HttpResponse:
+    return render(request, "solver/hint_new.html", {"form": form, "group": group}, status=status)
+
+
+def _pct(x: float | None) -> str:
+    """0.7499 → "75%" (a table does not need more digits than that)."""
+    if x is None:
+        return ""
+    return f"{round(100 * float(x))}%"
+
+
+# --- Watching and reading -----------------------------------------------------------------------
+
+
+def _context(request: HttpRequest, hint: HintRequest, **extra: Any) -> dict[str, Any]:
+    lang = _lang()
+    context: dict[str, Any] = {
+        "hint": hint,
+        "words": hint.words(lang),
+        "is_owner": hint.user_id == request.user.pk,
+        **extra,
+    }
+    what_if = extra.get("what_if")
+    if what_if is not None:
+        context["what_if_numbers"] = {
+            "pass_rate": _pct(what_if.pass_rate),
+            "low": _pct(what_if.interval[0]),
+            "high": _pct(what_if.interval[1]),
+        }
+    if hint.status == HintRequest.Status.DONE and hint.result:
+        result = hint.result
+        interval = result.get("interval") or [0, 0]
+        context["numbers"] = {
+            "pass_rate": _pct(result.get("pass_rate")),
+            "low": _pct(interval[0]),
+            "high": _pct(interval[1]),
+            "baseline": _pct(result.get("baseline_rate")),
+            "odds": _pct(result.get("odds")),
+        }
+        try:
+            clock = hint.clock()
+            context["clock_face"] = clock_svg(clock, lang=lang, targets=hint.targets())
+        except Exception:  # a face we cannot draw must not hide the plan
+            context["clock_face"] = ""
+        if "what_if_form" not in context:
+            context["what_if_form"] = WhatIfForm(
+                players=hint.players,
+                targets=hint.targets(),
+                initial={"opener": hint.result.get("plan", {}).get("opener", 1)},
+            )
+    return context
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def hint_detail(request: HtmxHttpRequest, hint_id: int) -> HttpResponse:
+    hint = services.get_hint_for_user(request.user, hint_id)
+    if request.htmx and request.GET.get("partial") == "status":
+        html = render_to_string(
+            "solver/hint_detail.html#status", _context(request, hint), request=request
+        )
+        if hint.is_active:
+            return HttpResponse(html)
+        # The job has ended: swap in the result and tell htmx to stop polling.
+        return HttpResponseStopPolling(html)
+    return render(request, "solver/hint_detail.html", _context(request, hint))
+
+
+@login_required
+@require_POST
+def hint_cancel(request: HtmxHttpRequest, hint_id: int) -> HttpResponse:
+    hint = services.get_hint_for_user(request.user, hint_id)
+    if hint.user_id != request.user.pk:
+        # Group members may look; only the asker stops the job.
+        return HttpResponse(status=403)
+    if services.cancel(hint):
+        messages.info(request, _("The hint was cancelled."))
+    return redirect("solver:detail", hint.pk)
+
+
+@login_required
+@require_POST
+def hint_retry(request: HtmxHttpRequest, hint_id: int) -> HttpResponse:
+    hint = services.get_hint_for_user(request.user, hint_id)
+    if not hint.can_retry:
+        return redirect("solver:detail", hint.pk)
+    try:
+        new, _created = services.retry(hint, request.user)  # type: ignore[arg-type]
+    except services.HintLimitReached as error:
+        messages.error(request, error.message)
+        return redirect("solver:detail", hint.pk)
+    return redirect("solver:detail", new.pk)
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def hint_what_if(request: HtmxHttpRequest, hint_id: int) -> HttpResponse:
+    """Simulate the plan with the group's own targets, inline (see services.what_if)."""
+    hint = services.get_hint_for_user(request.user, hint_id)
+    if hint.status != HintRequest.Status.DONE or not hint.result:
+        return redirect("solver:detail", hint.pk)
+    form = WhatIfForm(request.POST, players=hint.players, targets=hint.targets())
+    outcome = None
+    status = 200
+    if form.is_valid():
+        try:
+            outcome = services.what_if(hint, form.targets(), form.cleaned_data.get("opener"))
+        except services.HintError as error:
+            form.add_error(None, error.message)
+    if not form.is_valid() or form.errors:
+        status = 400
+    context = _context(request, hint, what_if_form=form, what_if=outcome)
+    template = "solver/hint_detail.html#what_if" if request.htmx else "solver/hint_detail.html"
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_GET
+def hint_list(request: HtmxHttpRequest) -> HttpResponse:
+    """My hints, newest first (those I asked; group members see a group's hints on the hint)."""
+    rows = HintRequest.objects.filter(user=request.user.pk).select_related("group")
+    page = Paginator(rows, 25).get_page(request.GET.get("page"))
+    return render(request, "solver/hint_list.html", {"page": page})

@@ -1,0 +1,225 @@
+"""POST /api/hints/, GET /api/hints/{id}/, POST /api/hints/{id}/cancel/ (DESIGN.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from campaigns import services as campaign_services
+from campaigns.models import Group, Membership
+from solver import services
+from solver.models import HintRequest
+
+pytestmark = pytest.mark.django_db
+Status = HintRequest.Status
+COLOURS = "SSM/MMS/SMM/SSM"
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    ids: list[int] = []
+    monkeypatch.setattr(
+        "solver.tasks.run_hint.apply_async", lambda args, **kwargs: ids.append(args[0])
+    )
+    monkeypatch.setattr("solver.services.transaction.on_commit", lambda func, **kw: func())
+    return ids
+
+
+@pytest.fixture
+def api() -> Callable[[User], APIClient]:
+    def _api(user: User) -> APIClient:
+        client = APIClient()
+        client.force_authenticate(user)
+        return client
+
+    return _api
+
+
+@pytest.fixture
+def group(alice: User, bob: User) -> Group:
+    group = campaign_services.create_group(alice, "Tuesday table", [])
+    Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
+    return group
+
+
+def ask(client: APIClient, **data: Any) -> Any:
+    return client.post("/api/hints/", {"clock": "1-1", "colours": COLOURS, **data}, format="json")
+
+
+def test_asking_answers_202_with_the_id_and_url(
+    api: Callable[[User], APIClient], alice: User, sent: list[int]
+) -> None:
+    response = ask(api(alice), face_up=5)
+    assert response.status_code == 202
+    body = response.json()
+    hint = HintRequest.objects.get()
+    assert body["id"] == hint.pk
+    assert body["url"] == f"/api/hints/{hint.pk}/"
+    assert response["Location"] == body["url"]
+    assert body["page"] == f"/hints/{hint.pk}/"
+    assert (body["status"], body["progress"], body["face_up"]) == ("queued", 0, 5)
+    assert sent == [hint.pk]
+
+
+def test_the_same_request_twice_is_one_job(
+    api: Callable[[User], APIClient], alice: User, sent: list[int]
+) -> None:
+    client = api(alice)
+    first = ask(client)
+    second = ask(client)
+    assert (first.status_code, second.status_code) == (202, 200)
+    assert first.json()["id"] == second.json()["id"]
+    assert len(sent) == 1
+
+
+def test_a_clock_definition_is_accepted(
+    api: Callable[[User], APIClient], alice: User, sent: list[int]
+) -> None:
+    clock = {
+        "id": "1-1",
+        "chapter": 1,
+        "number": 1,
+        "start": 1,
+        "cap": 24,
+        "rules": [{"kind": "card_count", "segment": 6, "count": 2}],
+    }
+    response = ask(api(alice), clock=clock)
+    assert response.status_code == 202
+    assert HintRequest.objects.get().clock_definition["cap"] == 24
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"clock": "11-1"}, "clock"),
+        ({"clock": "3-2"}, "clock"),  # not transcribed
+        ({"clock": {"id": "1-1"}}, "clock"),
+        ({"colours": "SSM/MMS/SMM"}, "colours"),
+        ({"colours": "SSM/MMS/SMM/SSQ"}, "colours"),
+        ({"face_up": 8}, "face_up"),
+        ({"face_up": -1}, "face_up"),
+        ({"face_up": "lots"}, "face_up"),
+        ({"colours": None}, "colours"),
+    ],
+)
+def test_bad_input_is_400_field_by_field(
+    api: Callable[[User], APIClient], alice: User, data: dict[str, Any], field: str
+) -> None:
+    response = ask(api(alice), **data)
+    assert response.status_code == 400
+    assert list(response.json()) == [field]
+    assert response.json()[field][0]
+    assert not HintRequest.objects.exists()
+
+
+def test_an_untranscribed_clock_works_under_the_base_rules(
+    api: Callable[[User], APIClient], alice: User, sent: list[int]
+) -> None:
+    response = ask(api(alice), clock="3-2", base_rules=True)
+    assert response.status_code == 202
+    assert response.json()["base_rules"] is True
+
+
+def test_a_fourth_active_hint_is_429(
+    api: Callable[[User], APIClient], alice: User, sent: list[int]
+) -> None:
+    client = api(alice)
+    for face_up in (4, 5, 6):
+        assert ask(client, face_up=face_up).status_code == 202
+    response = ask(client, face_up=7)
+    assert response.status_code == 429
+    assert "3 hints in progress" in response.json()["detail"]
+
+
+def test_the_thirty_first_hint_in_an_hour_is_429(
+    api: Callable[[User], APIClient], alice: User, sent: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(services, "MAX_PER_HOUR", 2)
+    client = api(alice)
+    assert ask(client, face_up=4).status_code == 202
+    assert ask(client, face_up=5).status_code == 202
+    response = ask(client, face_up=6)
+    assert response.status_code == 429
+    assert "last hour" in response.json()["detail"]
+
+
+def test_status_progress_and_result(
+    api: Callable[[User], APIClient], alice: User, sent: list[int]
+) -> None:
+    client = api(alice)
+    hint_id = ask(client).json()["id"]
+    services.claim(hint_id, "task-1")
+    HintRequest.objects.filter(pk=hint_id).update(progress=37, stage="round 1 of 4")
+    body = client.get(f"/api/hints/{hint_id}/").json()
+    assert (body["status"], body["progress"]) == ("running", 37)
+    assert body["stage"] == "Racing plans, round 1 of 4"
+    assert body["result"] is None
+
+
+def test_group_members_may_read_a_group_hint(
+    api: Callable[[User], APIClient], alice: User, bob: User, charlie: User, group: Group
+) -> None:
+    hint_id = ask(api(alice), group=group.pk).json()["id"]
+    assert api(bob).get(f"/api/hints/{hint_id}/").status_code == 200
+    assert api(charlie).get(f"/api/hints/{hint_id}/").status_code == 404
+
+
+def test_outsiders_cannot_ask_for_someone_elses_group(
+    api: Callable[[User], APIClient], charlie: User, group: Group
+) -> None:
+    assert ask(api(charlie), group=group.pk).status_code == 404
+
+
+def test_other_peoples_hints_are_404(
+    api: Callable[[User], APIClient], alice: User, bob: User, sent: list[int]
+) -> None:
+    hint_id = ask(api(alice)).json()["id"]
+    assert api(bob).get(f"/api/hints/{hint_id}/").status_code == 404
+    assert api(bob).post(f"/api/hints/{hint_id}/cancel/").status_code == 404
+    assert api(bob).get("/api/hints/999999/").status_code == 404
+
+
+def test_cancel(api: Callable[[User], APIClient], alice: User, sent: list[int]) -> None:
+    client = api(alice)
+    hint_id = ask(client).json()["id"]
+    response = client.post(f"/api/hints/{hint_id}/cancel/")
+    assert response.status_code == 200
+    assert response.json()["status"] == "cancelled"
+    assert HintRequest.objects.get(pk=hint_id).status == Status.CANCELLED
+
+
+def test_only_the_asker_cancels_a_group_hint(
+    api: Callable[[User], APIClient], alice: User, bob: User, group: Group, sent: list[int]
+) -> None:
+    hint_id = ask(api(alice), group=group.pk).json()["id"]
+    assert api(bob).post(f"/api/hints/{hint_id}/cancel/").status_code == 403
+    assert HintRequest.objects.get(pk=hint_id).status == Status.QUEUED
+
+
+def test_anonymous_callers_are_refused() -> None:
+    client = APIClient()
+    assert client.post("/api/hints/", {}, format="json").status_code in (401, 403)
+    assert client.get("/api/hints/1/").status_code in (401, 403)
+    assert client.post("/api/hints/1/cancel/").status_code in (401, 403)
+
+
+def test_wrong_methods_are_405(api: Callable[[User], APIClient], alice: User) -> None:
+    client = api(alice)
+    assert client.get("/api/hints/").status_code == 405
+    assert client.delete("/api/hints/1/").status_code == 405
+    assert client.get("/api/hints/1/cancel/").status_code == 405
+
+
+def test_the_endpoints_are_in_the_openapi_schema(
+    api: Callable[[User], APIClient], alice: User
+) -> None:
+    response = api(alice).get("/api/schema/", {"format": "json"})
+    paths = response.json()["paths"]
+    assert "post" in paths["/api/hints/"]
+    assert "get" in paths["/api/hints/{hint_id}/"]
+    assert "post" in paths["/api/hints/{hint_id}/cancel/"]
+    assert "429" in paths["/api/hints/"]["post"]["responses"]

@@ -1,0 +1,390 @@
+"""The hint pages: ask, watch (htmx polling and the JS-free refresh), read, what if, cancel,
+retry, my hints — with permission and wrong-method tests. The broker is replaced by a
+list of sent ids; the solver core is not run here (see test_hint_worker.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
+
+from campaigns import services as campaign_services
+from campaigns.models import Group, Membership
+from rules.catalogue import get_clock
+from rules.seats import parse_colours
+from solver import services
+from solver.core.plans import baseline_plan
+from solver.core.search import HintResult
+from solver.models import HintRequest
+
+pytestmark = pytest.mark.django_db
+Status = HintRequest.Status
+COLOURS = "SSM/MMS/SMM/SSM"
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Ids handed to the 'broker'. The test's transaction never commits, so on_commit
+    callbacks run at once here (the order of events is tested in test_hint_services)."""
+    ids: list[int] = []
+    monkeypatch.setattr(
+        "solver.tasks.run_hint.apply_async", lambda args, **kwargs: ids.append(args[0])
+    )
+    monkeypatch.setattr("solver.services.transaction.on_commit", lambda func, **kw: func())
+    return ids
+
+
+@pytest.fixture
+def group(alice: User, bob: User) -> Group:
+    group = campaign_services.create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
+    Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
+    return group
+
+
+def make_hint(user: User, group: Group | None = None, face_up: int = 4) -> HintRequest:
+    hint_input = services.parse_input("1-1", COLOURS, face_up)
+    hint, _ = services.request_hint(user, hint_input, group=group)
+    return hint
+
+
+def finish(hint: HintRequest) -> HintRequest:
+    clock, seats = get_clock("1-1"), parse_colours(COLOURS)
+    result = HintResult(
+        plan=baseline_plan(clock, seats, 4),
+        pass_rate=0.6123,
+        interval=(0.58, 0.64),
+        baseline_rate=0.41,
+        odds=0.97,
+        games=4000,
+        words={"en": "Aim for about 3, 5, 7.", "nl": "Mik op ongeveer 3, 5, 7.", "ja": "目標。"},
+        partial=False,
+    )
+    HintRequest.objects.filter(pk=hint.pk).update(
+        status=Status.DONE,
+        progress=100,
+        result=services.result_json(result, "en"),
+        finished_at=timezone.now(),
+    )
+    hint.refresh_from_db()
+    return hint
+
+
+def taps(colours: str) -> dict[str, Any]:
+    """The POST data the tap cards send for these colours."""
+    moons = []
+    for number, seat in enumerate(colours.split("/"), start=1):
+        cards = seat.replace("+", "")
+        moons += [f"{number}.{i}" for i, letter in enumerate(cards) if letter == "M"]
+    return {"moon": moons, "players": len(colours.split("/"))}
+
+
+# --- asking ---------------------------------------------------------------------------------
+
+
+def test_the_form_shows_three_seats_of_four_by_default(
+    login: Callable[[User], Client], alice: User
+) -> None:
+    response = login(alice).get("/hints/new/")
+    assert response.status_code == 200
+    assert response.content.decode().count('name="moon"') == 12
+    assert b'name="colours"' in response.content  # the typed fallback
+
+
+def test_two_players_get_sets_of_four_and_two(login: Callable[[User], Client], alice: User) -> None:
+    response = login(alice).get("/hints/new/?players=2")
+    assert response.context["form"].seats()[0]["extra"]
+    assert len(response.context["form"].seats()[0]["hand"]) == 4
+    assert b'class="set-of-two"' in response.content
+    assert response.context["form"]["face_up"].value() == 2
+
+
+def test_htmx_redraws_only_the_seats(login: Callable[[User], Client], alice: User) -> None:
+    response = login(alice).get(
+        "/hints/new/?players=4&partial=seats", headers={"HX-Request": "true"}
+    )
+    html = response.content.decode()
+    assert html.startswith('<div id="seats">') or html.lstrip().startswith('<div id="seats">')
+    assert html.count('name="moon"') == 12
+    assert "<html" not in html
+
+
+def test_a_group_fills_in_its_next_clock_and_face_up_budget(
+    login: Callable[[User], Client], bob: User, group: Group
+) -> None:
+    campaign = group.current_campaign()
+    campaign.bonus_tokens = 2
+    campaign.save()
+    response = login(bob).get(f"/hints/new/?group={group.pk}&players=3")
+    form = response.context["form"]
+    assert form["clock"].value() == "1-1"
+    assert form["face_up"].value() == 5
+
+
+def test_outsiders_cannot_ask_for_a_group(
+    login: Callable[[User], Client], charlie: User, group: Group
+) -> None:
+    assert login(charlie).get(f"/hints/new/?group={group.pk}").status_code == 404
+
+
+def test_tapping_the_cards_asks_for_a_hint(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    data = {"clock": "1-1", "face_up": 4, **taps(COLOURS)}
+    response = login(alice).post("/hints/new/", data)
+    hint = HintRequest.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/hints/{hint.pk}/"
+    assert hint.colours == COLOURS
+    assert sent == [hint.pk]
+
+
+def test_the_typed_colours_win_over_the_taps(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    data = {"clock": "1-1", "face_up": 2, "players": 3, "colours": "ssmm+sm/smmm+ss"}
+    assert login(alice).post("/hints/new/", data).status_code == 302
+    assert HintRequest.objects.get().colours == "SSMM+SM/SMMM+SS"
+
+
+def test_a_double_tap_on_the_form_makes_one_job(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    client = login(alice)
+    data = {"clock": "1-1", "face_up": 4, **taps(COLOURS)}
+    first = client.post("/hints/new/", data)
+    second = client.post("/hints/new/", data)
+    assert first["Location"] == second["Location"]
+    assert HintRequest.objects.count() == 1
+    assert len(sent) == 1
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"clock": "2-1", "face_up": 4}, "clock"),
+        ({"clock": "1-1", "face_up": 8}, "face_up"),
+        ({"clock": "1-1", "face_up": 4, "colours": "SSM/MM"}, "colours"),
+    ],
+)
+def test_bad_input_is_shown_at_its_field(
+    login: Callable[[User], Client], alice: User, data: dict[str, Any], field: str
+) -> None:
+    response = login(alice).post("/hints/new/", {**taps(COLOURS), **data})
+    assert response.status_code == 400
+    assert response.context["form"].errors[field]
+    assert not HintRequest.objects.exists()
+
+
+def test_the_limit_is_a_form_error_with_429(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    client = login(alice)
+    for face_up in (4, 5, 6):
+        client.post("/hints/new/", {"clock": "1-1", "face_up": face_up, **taps(COLOURS)})
+    response = client.post("/hints/new/", {"clock": "1-1", "face_up": 7, **taps(COLOURS)})
+    assert response.status_code == 429
+    assert "3 hints in progress" in response.content.decode()
+
+
+def test_anonymous_visitors_are_sent_to_log_in(client: Client) -> None:
+    for url in ("/hints/new/", "/hints/", "/hints/1/"):
+        response = client.get(url)
+        assert response.status_code == 302
+        assert "/accounts/login/" in response["Location"]
+
+
+def test_the_request_page_refuses_other_methods(
+    login: Callable[[User], Client], alice: User
+) -> None:
+    assert login(alice).put("/hints/new/").status_code == 405
+
+
+# --- watching ----------------------------------------------------------------------------------
+
+
+def test_a_running_hint_shows_a_progress_bar_that_polls(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    hint = make_hint(alice)
+    services.claim(hint.pk, "task-1")
+    HintRequest.objects.filter(pk=hint.pk).update(progress=42, stage="round 2 of 4")
+    html = login(alice).get(f"/hints/{hint.pk}/").content.decode()
+    assert 'aria-valuenow="42"' in html
+    assert 'hx-trigger="every 1s"' in html
+    assert '<meta http-equiv="refresh"' in html  # without JavaScript
+    assert "Racing plans, round 2 of 4" in html
+
+
+def test_the_poll_gets_the_partial_while_running(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    hint = make_hint(alice)
+    response = login(alice).get(f"/hints/{hint.pk}/?partial=status", headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="status"')
+    assert "<html" not in html
+
+
+def test_the_poll_stops_when_the_hint_is_done_and_shows_the_result(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    hint = finish(make_hint(alice))
+    response = login(alice).get(f"/hints/{hint.pk}/?partial=status", headers={"HX-Request": "true"})
+    assert response.status_code == 286  # django-htmx's HttpResponseStopPolling
+    html = response.content.decode()
+    assert "hx-trigger" not in html.split(">", 1)[0]
+    assert "Aim for about 3, 5, 7." in html
+    assert "61%" in html
+
+
+def test_the_result_shows_the_clock_plan_and_numbers(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    hint = finish(make_hint(alice))
+    html = login(alice).get(f"/hints/{hint.pk}/").content.decode()
+    assert 'class="clock-face"' in html
+    assert "Aim for about 3, 5, 7." in html
+    assert "61%" in html and "58%" in html and "64%" in html  # rate and its interval
+    assert "41%" in html  # baseline
+    assert "97%" in html  # odds
+    assert f'action="/hints/{hint.pk}/what-if/"' in html
+    assert "meta http-equiv" not in html
+
+
+def test_the_words_follow_the_readers_language(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    hint = finish(make_hint(alice))
+    client = login(alice)
+    client.cookies["django_language"] = "nl"
+    html = client.get(f"/hints/{hint.pk}/").content.decode()
+    assert "Mik op ongeveer 3, 5, 7." in html
+    assert "Zeg dit hardop" in html
+
+
+def test_broker_down_says_the_solver_is_unavailable(
+    login: Callable[[User], Client], alice: User
+) -> None:
+    hint = make_hint(alice)  # no on_commit here: never sent, like a broker that is down
+    html = login(alice).get(f"/hints/{hint.pk}/").content.decode()
+    assert "The solver is unavailable right now" in html
+
+
+def test_a_failed_hint_offers_a_retry(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    hint = make_hint(alice)
+    services.fail(hint.pk, HintRequest.Failure.WORKER_LOST, "lost")
+    client = login(alice)
+    html = client.get(f"/hints/{hint.pk}/").content.decode()
+    assert "The solver stopped while it was working on this hint." in html
+    assert f'action="/hints/{hint.pk}/retry/"' in html
+    response = client.post(f"/hints/{hint.pk}/retry/")
+    new = HintRequest.objects.exclude(pk=hint.pk).get()
+    assert response["Location"] == f"/hints/{new.pk}/"
+    assert (new.status, new.colours, new.face_up) == (Status.QUEUED, hint.colours, hint.face_up)
+
+
+# --- who sees what -----------------------------------------------------------------------------
+
+
+def test_group_members_see_a_group_hint_and_outsiders_get_404(
+    login: Callable[[User], Client], alice: User, bob: User, charlie: User, group: Group
+) -> None:
+    hint = make_hint(alice, group=group)
+    assert login(alice).get(f"/hints/{hint.pk}/").status_code == 200
+    assert login(bob).get(f"/hints/{hint.pk}/").status_code == 200
+    assert login(charlie).get(f"/hints/{hint.pk}/").status_code == 404
+
+
+def test_a_private_hint_is_404_to_everyone_else(
+    login: Callable[[User], Client], alice: User, bob: User
+) -> None:
+    hint = make_hint(alice)
+    assert login(bob).get(f"/hints/{hint.pk}/").status_code == 404
+    assert login(bob).post(f"/hints/{hint.pk}/cancel/").status_code == 404
+    assert login(bob).post(f"/hints/{hint.pk}/retry/").status_code == 404
+    assert login(bob).post(f"/hints/{hint.pk}/what-if/").status_code == 404
+
+
+def test_only_the_asker_cancels(
+    login: Callable[[User], Client], alice: User, bob: User, group: Group
+) -> None:
+    hint = make_hint(alice, group=group)
+    assert login(bob).post(f"/hints/{hint.pk}/cancel/").status_code == 403
+    response = login(alice).post(f"/hints/{hint.pk}/cancel/")
+    assert response.status_code == 302
+    hint.refresh_from_db()
+    assert hint.status == Status.CANCELLED
+
+
+@pytest.mark.parametrize("action", ["cancel", "retry", "what-if"])
+def test_post_only_actions_refuse_get(
+    login: Callable[[User], Client], alice: User, action: str
+) -> None:
+    hint = make_hint(alice)
+    assert login(alice).get(f"/hints/{hint.pk}/{action}/").status_code == 405
+
+
+@pytest.mark.parametrize("action", ["cancel", "retry", "what-if"])
+def test_post_only_actions_need_a_login(client: Client, alice: User, action: str) -> None:
+    hint = make_hint(alice)
+    response = client.post(f"/hints/{hint.pk}/{action}/")
+    assert response.status_code == 302
+    assert "/accounts/login/" in response["Location"]
+    hint.refresh_from_db()
+    assert hint.status == Status.QUEUED
+
+
+def test_the_detail_page_refuses_post(login: Callable[[User], Client], alice: User) -> None:
+    hint = make_hint(alice)
+    assert login(alice).post(f"/hints/{hint.pk}/").status_code == 405
+
+
+def test_my_hints_lists_only_mine(login: Callable[[User], Client], alice: User, bob: User) -> None:
+    mine = make_hint(alice)
+    make_hint(bob, face_up=5)
+    response = login(alice).get("/hints/")
+    assert [h.pk for h in response.context["page"].object_list] == [mine.pk]
+
+
+# --- what if -----------------------------------------------------------------------------------
+
+
+def test_what_if_simulates_the_groups_targets(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    hint = finish(make_hint(alice))
+    data = {f"target_{i}": t for i, t in enumerate([3, 6, 9, 12, 15, 30], start=1)}
+    response = login(alice).post(f"/hints/{hint.pk}/what-if/", {**data, "opener": 2})
+    assert response.status_code == 200
+    outcome = response.context["what_if"]
+    assert outcome.games > 0
+    assert 0 <= outcome.pass_rate <= 1
+    assert "Your version passes" in response.content.decode()
+
+
+def test_what_if_with_htmx_swaps_its_own_card(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    hint = finish(make_hint(alice))
+    data = {f"target_{i}": t for i, t in enumerate([3, 6, 9, 12, 15, 30], start=1)}
+    response = login(alice).post(
+        f"/hints/{hint.pk}/what-if/", {**data, "opener": 1}, headers={"HX-Request": "true"}
+    )
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div class="card" id="what-if">')
+
+
+def test_what_if_refuses_a_missing_target(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    hint = finish(make_hint(alice))
+    response = login(alice).post(f"/hints/{hint.pk}/what-if/", {"target_1": 3, "opener": 1})
+    assert response.status_code == 400
+    assert response.context["what_if_form"].errors["target_2"]

@@ -1,0 +1,405 @@
+"""Hints on a real Celery worker and the real broker (Redis in CI, the filesystem broker
+locally): a job end to end, a double submit, reuse, a redelivered message, a worker killed
+mid-job, and a broker that is down when the hint is asked for.
+
+The solver runs for real at a small effort (HINT_EFFORT / HINT_ODDS_SAMPLES), so a job
+takes a second or two once numba's cache is warm.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client
+
+from config.celery import app as celery_app
+from solver import services
+from solver.models import HintRequest
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+Status = HintRequest.Status
+ROOT = Path(__file__).resolve().parents[2]
+COLOURS = "SSMM/MMSS/SMSM"
+THREE_PLAYERS = {"clock": "1-1", "players": 3, "face_up": 3, "colours": COLOURS}
+
+
+@pytest.fixture(autouse=True)
+def _small_solver(settings: Any) -> None:
+    settings.HINT_EFFORT = 0.2
+    settings.HINT_ODDS_SAMPLES = 200
+
+
+def wait_for(predicate: Callable[[], bool], timeout: float = 120, every: float = 0.1) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(every)
+    return False
+
+
+def ask(client: Client, **data: Any) -> HintRequest:
+    response = client.post("/hints/new/", {**THREE_PLAYERS, **data})
+    assert response.status_code == 302, response.content
+    hint_id = int(response["Location"].rstrip("/").rsplit("/", 1)[1])
+    return HintRequest.objects.get(pk=hint_id)
+
+
+def finished(hint: HintRequest) -> bool:
+    hint.refresh_from_db()
+    return hint.status not in (Status.QUEUED, Status.RUNNING)
+
+
+# --- (1) end to end ---------------------------------------------------------------------------
+
+
+def test_a_hint_finishes_end_to_end_with_progress_rising_to_100(
+    celery_worker: Any,
+    alice: User,
+    login: Callable[[User], Client],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(services, "PROGRESS_EVERY", 0.1)  # more progress rows to watch
+    client = login(alice)
+    hint = ask(client)
+    seen: list[int] = []
+
+    def watch() -> bool:
+        hint.refresh_from_db()
+        if not seen or seen[-1] != hint.progress:
+            seen.append(hint.progress)
+        return hint.status not in (Status.QUEUED, Status.RUNNING)
+
+    assert wait_for(watch, every=0.02)
+    assert hint.status == Status.DONE, hint.error
+    assert seen == sorted(seen), f"progress went backwards: {seen}"
+    assert seen[-1] == 100
+    assert any(0 < p < 100 for p in seen), f"no progress between 0 and 100: {seen}"
+    assert hint.result is not None
+    assert set(hint.result) >= {"plan", "pass_rate", "interval", "baseline_rate", "odds"}
+    assert hint.started_at and hint.finished_at and hint.finished_at >= hint.started_at
+    # The page the poll lands on shows the plan, the odds and the pass rate.
+    html = client.get(f"/hints/{hint.pk}/").content.decode()
+    assert hint.result["words"].splitlines()[0][:30] in html
+    assert "Odds if everyone could see every card" in html
+    assert 'class="clock-face"' in html
+
+
+# --- (4) double submit, (5) reuse ------------------------------------------------------------
+
+
+def test_a_double_submit_runs_one_job(
+    celery_worker: Any, alice: User, login: Callable[[User], Client]
+) -> None:
+    client = login(alice)
+    first = ask(client, face_up=4)
+    second = ask(client, face_up=4)
+    assert first.pk == second.pk
+    assert wait_for(lambda: finished(first))
+    assert first.status == Status.DONE
+    assert first.runs == 1
+    assert HintRequest.objects.count() == 1
+
+
+def test_the_same_input_within_a_day_reuses_the_finished_result(
+    celery_worker: Any, alice: User, bob: User, login: Callable[[User], Client]
+) -> None:
+    first = ask(login(alice))
+    assert wait_for(lambda: finished(first))
+    started = time.monotonic()
+    again = ask(login(bob))
+    assert time.monotonic() - started < 2
+    assert again.status == Status.DONE  # at once: no job
+    assert again.reused_from_id == first.pk
+    assert again.runs == 0
+    assert again.result is not None and first.result is not None
+    assert again.result["plan"] == first.result["plan"]
+
+
+# --- (2) a redelivered message, a killed worker ----------------------------------------------
+
+
+def test_a_redelivered_message_finishes_a_job_whose_run_was_lost(
+    transactional_db: None, alice: User
+) -> None:
+    """The task body twice for one id, as after a worker died mid-job: the dead run had
+    claimed the row and written progress; the redelivered message takes over and finishes;
+    a duplicate message (another task id) does nothing."""
+    hint_input = services.parse_input("1-1", COLOURS, 3)
+    hint, _ = services.request_hint(alice, hint_input)
+    assert services.claim(hint.pk, "message-1") == 1
+    HintRequest.objects.filter(pk=hint.pk).update(progress=40, stage="round 2 of 4")
+    services.run(hint.pk, "message-2")  # a duplicate: the row is not queued
+    hint.refresh_from_db()
+    assert (hint.status, hint.runs) == (Status.RUNNING, 1)
+    services.run(hint.pk, "message-1", redelivered=True)
+    hint.refresh_from_db()
+    assert (hint.status, hint.runs, hint.progress) == (Status.DONE, 2, 100)
+
+
+def _test_database_url() -> str | None:
+    """A URL a worker subprocess can use to reach this test's database, or None
+    (SQLite's test database lives in this process's memory)."""
+    db = connection.settings_dict
+    if db["ENGINE"] != "django.db.backends.postgresql":
+        return None
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture
+def spawn_worker(tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
+    """spawn_worker() → a `celery -A config worker` subprocess (prefork, one child) on the
+    test database and the configured broker; all are killed at the end."""
+    url = _test_database_url()
+    if url is None:
+        pytest.skip("SQLite's test database is in memory: a worker process cannot reach it")
+    procs: list[subprocess.Popen[bytes]] = []
+    logs: list[Any] = []
+
+    def spawn(**extra_env: str) -> subprocess.Popen[bytes]:
+        env = {
+            **os.environ,
+            "DATABASE_URL": url,
+            "CELERY_BROKER_URL": celery_app.conf.broker_url,
+            **extra_env,
+        }
+        log = open(tmp_path / f"worker{len(procs)}.log", "wb")  # noqa: SIM115
+        logs.append(log)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool",
+                "prefork",
+                "--concurrency",
+                "1",
+                "--without-mingle",
+                "--without-gossip",
+                "--loglevel",
+                "INFO",
+                "-n",
+                f"hints{len(procs)}@%h",
+            ],  # fmt: skip
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        procs.append(proc)
+        return proc
+
+    yield spawn
+    for proc in procs:
+        with suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    for log in logs:
+        log.close()
+    for path in sorted(tmp_path.glob("worker*.log")):
+        print(path.name, path.read_text(errors="replace")[-3000:])
+
+
+def _pool_child(worker: subprocess.Popen[bytes]) -> int:
+    """The pid of the worker's pool process (its only child doing the work)."""
+    out = subprocess.run(
+        ["ps", "-o", "pid=", "--ppid", str(worker.pid)], capture_output=True, text=True
+    ).stdout.split()
+    assert out, "the worker has no pool process"
+    return int(out[0])
+
+
+def _running_with_progress(hint: HintRequest) -> bool:
+    hint.refresh_from_db()
+    return hint.status == Status.RUNNING and hint.progress > 0
+
+
+def test_a_job_survives_its_pool_process_being_killed(
+    transactional_db: None,
+    alice: User,
+    login: Callable[[User], Client],
+    spawn_worker: Callable[..., subprocess.Popen[bytes]],
+    settings: Any,
+) -> None:
+    """SIGKILL the process running the job: acks_late + reject_on_worker_lost requeue the
+    message, the redelivery takes the row over and the job finishes."""
+    settings.HINT_EFFORT = 3.0  # long enough to be killed in the middle
+    worker = spawn_worker()
+    hint = ask(login(alice))
+    assert wait_for(lambda: _running_with_progress(hint), timeout=180), hint.status
+    os.kill(_pool_child(worker), signal.SIGKILL)
+    assert wait_for(lambda: finished(hint), timeout=240)
+    assert hint.status == Status.DONE, (hint.failure, hint.error)
+    assert hint.runs == 2
+
+
+def test_the_soft_time_limit_stores_the_best_plan_so_far(
+    transactional_db: None,
+    alice: User,
+    login: Callable[[User], Client],
+    spawn_worker: Callable[..., subprocess.Popen[bytes]],
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from solver.tasks import run_hint
+
+    settings.HINT_EFFORT = 30.0  # a minute and more of search
+    # The limits travel in the message, from the sender's task options.
+    monkeypatch.setattr(run_hint, "soft_time_limit", 12)
+    monkeypatch.setattr(run_hint, "time_limit", 40)
+    monkeypatch.setattr(run_hint, "_exec_options", None)  # Celery caches them per task
+    spawn_worker()
+    hint = ask(login(alice))
+    assert wait_for(lambda: finished(hint), timeout=60)
+    assert hint.status == Status.DONE, (hint.failure, hint.error)
+    assert hint.partial
+    assert hint.result is not None and hint.result["partial"] is True
+    html = login(alice).get(f"/hints/{hint.pk}/").content.decode()
+    assert "best plan it had found so far" in html
+
+
+def test_a_job_whose_whole_worker_was_killed_is_reaped_and_finished_by_another(
+    transactional_db: None,
+    alice: User,
+    login: Callable[[User], Client],
+    spawn_worker: Callable[..., subprocess.Popen[bytes]],
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SIGKILL the worker and its pool: nobody requeues the message, so the reaper finds
+    the silent running row, requeues it, and a new worker finishes the job."""
+    settings.HINT_EFFORT = 3.0
+    first = spawn_worker()
+    hint = ask(login(alice))
+    assert wait_for(lambda: _running_with_progress(hint), timeout=180), hint.status
+    os.killpg(first.pid, signal.SIGKILL)
+    first.wait()
+    spawn_worker()
+    monkeypatch.setattr(services, "stale_after", lambda: services.timedelta(seconds=2))
+    time.sleep(3)
+    assert services.reap_stale() == (1, 0)
+    assert wait_for(lambda: finished(hint), timeout=240)
+    assert hint.status == Status.DONE, (hint.failure, hint.error)
+    assert hint.runs == 2
+
+
+# --- (3) the broker is down when the hint is asked for ---------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class OwnRedis:
+    """A Redis server of this test's own (as in tests/config/test_healthz.py), which the
+    test can stop and start again on the same port."""
+
+    def __init__(self) -> None:
+        server = shutil.which("redis-server")
+        if server is None:
+            pytest.skip("redis-server is not installed")
+        self.server = server
+        self.port = _free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                self.server,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],  # fmt: skip
+            stdout=subprocess.DEVNULL,
+        )
+        assert wait_for(self.accepts, timeout=10, every=0.05)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def accepts(self) -> bool:
+        with socket.socket() as s:
+            return s.connect_ex(("127.0.0.1", self.port)) == 0
+
+
+def _use_broker(url: str, options: dict[str, Any]) -> None:
+    """Point the Celery app (senders and workers) at another broker."""
+    app: Any = celery_app
+    app.conf.broker_url = url
+    app.conf.broker_transport_options = options
+    if app._pool is not None:  # cached connections to the old broker
+        app._pool.force_close_all()
+        app._pool = None
+    app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def own_redis(monkeypatch: pytest.MonkeyPatch) -> Iterator[OwnRedis]:
+    redis = OwnRedis()
+    old_url = celery_app.conf.broker_url
+    old_options = dict(celery_app.conf.broker_transport_options or {})
+    # Celery reads CELERY_BROKER_URL from the environment before its configuration.
+    monkeypatch.setenv("CELERY_BROKER_URL", redis.url)
+    _use_broker(redis.url, {"visibility_timeout": 3600})
+    yield redis
+    redis.stop()
+    monkeypatch.undo()
+    _use_broker(old_url, old_options)
+
+
+def test_broker_down_saves_the_hint_and_runs_it_once_the_broker_is_back(
+    transactional_db: None,
+    alice: User,
+    login: Callable[[User], Client],
+    own_redis: OwnRedis,
+) -> None:
+    client = login(alice)
+    # The broker is down (never started): the request is still saved, as queued.
+    hint = ask(client)
+    assert (hint.status, hint.sent_at) == (Status.QUEUED, None)
+    page = client.get(f"/hints/{hint.pk}/").content.decode()
+    assert "The solver is unavailable right now" in page
+    # The rest of the app keeps working.
+    assert client.get("/hints/").status_code == 200
+    assert client.get("/").status_code == 200
+    assert services.resend_queued() == 0  # still down: nothing sent, nothing lost
+    # The broker comes back; the periodic resender sends the row; a worker runs it.
+    own_redis.start()
+    HintRequest.objects.filter(pk=hint.pk).update(queued_at=hint.queued_at - services.RESEND_AFTER)
+    assert services.resend_queued() == 1
+    with start_worker(
+        celery_app, pool="solo", concurrency=1, perform_ping_check=False, loglevel="WARNING"
+    ):
+        assert wait_for(lambda: finished(hint))
+    assert hint.status == Status.DONE, hint.error
+    assert hint.sent_at is not None
