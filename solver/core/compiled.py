@@ -204,9 +204,9 @@ def compile_clock(clock: Clock | Mapping[str, Any]) -> CompiledClock:
                 _tighten(pos, SUM_MIN, SUM_MAX, k, _int(rule, "min"), _int(rule, "max"))
             elif kind == "single_colour":
                 colour = rule.get("colour")
-                if colour in ("S", "sun"):
+                if colour == "S":
                     _tighten(pos, MOON_MIN, MOON_MAX, k, 0, 0)
-                elif colour in ("M", "moon"):
+                elif colour == "M":
                     _tighten(pos, SUN_MIN, SUN_MAX, k, 0, 0)
                 else:
                     pos[SINGLE_COLOUR, k] = 1

@@ -118,6 +118,11 @@ def odds(
     return result
 
 
+def forget_exact_odds() -> None:
+    """Drop the remembered exact answers (benchmarks time the computation itself)."""
+    _EXACT.clear()
+
+
 def _quiet(percent: int, stage: str) -> None:
     del percent, stage
 
@@ -166,8 +171,14 @@ def _masks_by_size() -> dict[int, npt.NDArray[np.int64]]:
 def _value_sets(suns: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Every (Sun values, Moon values) pair for a table with ``suns`` Suns."""
     by_size = _masks_by_size()
-    sun, moon = by_size[suns], by_size[12 - suns]
-    return np.repeat(sun, len(moon)), np.tile(moon, len(sun))
+    sun, moon = (
+        np.repeat(by_size[suns], len(by_size[12 - suns])),
+        np.tile(by_size[12 - suns], len(by_size[suns])),
+    )
+    # Value sets holding the same values side by side: the kernel reuses a passing layout
+    # across them (see compiled_kernel.decide_value_sets).
+    order = np.argsort(((sun & moon) << 13) | (sun ^ moon), kind="stable")
+    return sun[order], moon[order]
 
 
 @cache

@@ -126,3 +126,30 @@ def test_wilson_interval_is_the_textbook_one() -> None:
     low, high = wilson_interval(81, 263)
     assert (round(low, 4), round(high, 4)) == (0.2553, 0.3662)
     assert wilson_interval(0, 10)[0] == 0.0
+
+
+def test_reusing_a_layout_across_recoloured_value_sets_changes_no_answer() -> None:
+    # decide_value_sets tries the last passing layout on value sets with the same values;
+    # deciding each value set from scratch must give the same answers.
+    clock = _clock(
+        {"kind": "colours", "segment": 2, "sun": 1, "moon": 1},
+        {"kind": "single_colour", "segment": 5, "colour": "S"},
+    )
+    compiled = compile_clock(clock)
+    sun, moon = _value_sets(3)
+    shared = np.zeros(len(sun), dtype=np.uint8)
+    kernel.decide_value_sets(sun, moon, compiled.positions, compiled.globals, shared, 4)
+    # The 24 cards in the kernel's order (value, then Sun before Moon); keep each row's 12.
+    slot_value = np.repeat(np.arange(1, 13), 2)
+    slot_colour = np.tile([0, 1], 12)
+    masks = np.where(slot_colour == 0, sun[:, None], moon[:, None])
+    present = (masks >> slot_value) & 1 == 1
+    slots = np.argsort(~present, axis=1, kind="stable")[:, :12]
+    values, colours = slot_value[slots], slot_colour[slots]
+    alone = np.zeros(len(sun), dtype=np.uint8)
+    hands = np.zeros((len(sun), 1), dtype=np.int64)
+    kernel.decide_many_serial(
+        values, colours, 12, hands, compiled.positions, compiled.globals, alone
+    )
+    assert 0 < alone.mean() < 1
+    assert np.array_equal(shared, alone)
