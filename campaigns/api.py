@@ -641,7 +641,7 @@ def export_csv(request: Request, group_id: int) -> HttpResponse:
 def export_bgstats(request: Request, group_id: int, session_id: int) -> Response:
     group = services.get_group_for_user(request, group_id)
     session = get_object_or_404(Session, pk=session_id, campaign__group=group)
-    return Response(exports.bgstats_play(session, request.build_absolute_uri("/")))
+    return Response(exports.bgstats_play(session))
 
 
 @extend_schema(

@@ -10,9 +10,41 @@ from dataclasses import dataclass, fields
 from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rules.errors import RulesError
 from rules.kinds import RULE_KINDS, Rule, rule_from_json
+
+# What a player reads in the editor instead of the engine's identifiers. A kind or parameter
+# missing here (a new kind added to rules/) shows its identifier until it is named here.
+KIND_NAMES = {
+    "card_count": gettext_lazy("Exact number of cards on a segment"),
+    "colours": gettext_lazy("Exact Sun and Moon cards on a segment"),
+    "equal_neighbours": gettext_lazy("Equal values on neighbouring segments"),
+    "first_cards": gettext_lazy("The first cards go to these segments"),
+    "forbidden_values": gettext_lazy("Forbidden values on a segment"),
+    "max_cards": gettext_lazy("At most this many cards on a segment"),
+    "min_cards": gettext_lazy("At least this many cards on a segment"),
+    "single_colour": gettext_lazy("A single colour on a segment"),
+    "strictly_rising": gettext_lazy("Values strictly rising (no ties)"),
+    "value_range": gettext_lazy("A segment's value between two numbers"),
+}
+PARAM_NAMES = {
+    "segment": gettext_lazy("Segment"),
+    "segments": gettext_lazy("Segments"),
+    "count": gettext_lazy("Number of cards"),
+    "sun": gettext_lazy("Sun cards"),
+    "moon": gettext_lazy("Moon cards"),
+    "values": gettext_lazy("Values"),
+    "colour": gettext_lazy("Colour"),
+    "min": gettext_lazy("Lowest value"),
+    "max": gettext_lazy("Highest value"),
+}
+CHOICE_NAMES = {"S": gettext_lazy("Sun"), "M": gettext_lazy("Moon")}
+
+
+def kind_name(kind: str) -> str:
+    return str(KIND_NAMES.get(kind, kind))
 
 
 @dataclass(frozen=True)
@@ -23,11 +55,20 @@ class ParamInput:
     high: int | None = None
     choices: tuple[tuple[str, str], ...] = ()
     optional: bool = False
+    value: str = ""  # what the player typed, shown again when the rule is refused
 
     @property
     def field(self) -> str:
         """The name of the HTML input."""
         return f"p_{self.name}"
+
+    @property
+    def label(self) -> str:
+        return str(PARAM_NAMES.get(self.name, self.name))
+
+    @property
+    def choice_labels(self) -> list[tuple[str, str]]:
+        return [(value, str(CHOICE_NAMES.get(value, label))) for value, label in self.choices]
 
 
 def _bounds(hint: Any) -> tuple[int, int, str] | None:
@@ -81,7 +122,7 @@ def rule_from_params(kind: str, data: Any) -> Rule:
                 rule[param.name] = [int(p) for p in parts]
             except ValueError:
                 raise RulesError(
-                    _("%(name)s: whole numbers separated by commas.") % {"name": param.name},
+                    _("%(name)s: whole numbers separated by commas.") % {"name": param.label},
                     "new_rule",
                 ) from None
         elif param.kind == "choice":
@@ -92,7 +133,7 @@ def rule_from_params(kind: str, data: Any) -> Rule:
                 rule[param.name] = int(raw)
             except ValueError:
                 raise RulesError(
-                    _("%(name)s: give a whole number.") % {"name": param.name}, "new_rule"
+                    _("%(name)s: give a whole number.") % {"name": param.label}, "new_rule"
                 ) from None
     try:
         return rule_from_json(rule)

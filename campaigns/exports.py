@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import timedelta
+import json
+from datetime import time, timedelta
 from typing import Any
+from urllib.parse import quote
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
 
@@ -206,43 +209,59 @@ def attempts_csv(group: Group) -> str:
     return out.getvalue()
 
 
-def bgstats_play(session: Session, source_url: str = "") -> dict[str, Any]:
-    """One play in BG Stats' push-play JSON: Take Time is cooperative without points; the
-    table wins the evening when it passed at least one clock. The duration is the sum of the
-    attempts' durations when they were recorded."""
-    attempts = list(session.attempts.all())
+# BG Stats' documented push-play link (bgstatsapp.com, "Push plays to BG Stats from other
+# apps or websites"): the app opens this page and offers to save the play in the data.
+BGSTATS_CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
+
+
+def bgstats_play(session: Session) -> dict[str, Any]:
+    """One play in BG Stats' push-play JSON. Take Time is cooperative without points: no
+    score, and every player is a winner when the table passed at least one clock that
+    evening. The duration is the sum of the attempts' recorded durations; the start player is
+    whoever opened the evening's first attempt. Take Time's BoardGameGeek id is left out
+    (``bggId`` is optional; BG Stats matches the game by name)."""
+    attempts = list(session.attempts.select_related("opener").order_by("id"))
     won = any(a.outcome == Attempt.Outcome.PASSED for a in attempts)
     durations = [a.duration for a in attempts if a.duration is not None]
     minutes = _minutes(sum(durations, timedelta())) if durations else 0
-    clocks = ", ".join(dict.fromkeys(a.clock_id for a in attempts))
+    starter = attempts[0].opener_id if attempts else None
+    start = timezone.localtime(attempts[0].created).time() if attempts else time(20, 0)
+    outcomes: dict[str, str] = {}
+    for a in attempts:
+        outcomes[a.clock_id] = outcomes.get(a.clock_id, "") + (
+            "✓" if a.outcome == Attempt.Outcome.PASSED else "✗"
+        )
+    summary = " · ".join(f"{clock} {marks}" for clock, marks in outcomes.items())
     group = session.campaign.group
     return {
         "sourceName": "Timekeeper",
-        "sourceUrl": source_url,
-        "playDate": f"{session.date.isoformat()} 20:00:00",
+        "playDate": f"{session.date.isoformat()} {start.strftime('%H:%M:%S')}",
         "durationMin": minutes,
-        "ignored": False,
-        "manualWinner": False,
-        "rounds": len(attempts),
-        "board": clocks,
-        "comments": session.notes,
+        "board": "",
+        "location": group.name,
+        "comments": "\n".join(part for part in (summary, session.notes) if part),
         "game": {
             "name": "Take Time",
             "sourceGameId": "take-time",
             "cooperative": True,
             "noPoints": True,
             "highestWins": True,
-            "usesTeams": False,
         },
-        "location": {"name": group.name, "sourceLocationId": f"group-{group.pk}"},
         "players": [
             {
                 "name": player.name,
-                "sourcePlayerId": f"player-{player.pk}",
+                "sourcePlayerId": f"timekeeper-player-{player.pk}",
+                "role": "",
+                "rank": 1,
                 "winner": won,
-                "score": None,
-                "startPlayer": False,
+                "startPlayer": player.pk == starter,
             }
-            for player in session.players.all()
+            for player in session.players.order_by("name")
         ],
     }
+
+
+def bgstats_link(session: Session) -> str:
+    """The push-play link that opens BG Stats with this session filled in."""
+    data = json.dumps(bgstats_play(session), ensure_ascii=False, separators=(",", ":"))
+    return BGSTATS_CREATE_PLAY + quote(data, safe="")

@@ -16,6 +16,9 @@ from rules.catalogue import CLOCK_IDS
 from rules.errors import RulesError
 
 MAX_PLAYERS_LISTED = 12
+# The example in the layout field: a whole layout of 12 cards that passes clock 1-1, so a
+# player who copies its shape gets a verdict, not a parse error.
+LAYOUT_EXAMPLE = "S3 | M5 | S2 M3 | M9 | S6 S8 S1 M2 | M12 S9 M1"
 
 
 def add_service_error(form: forms.Form, error: CampaignError | RulesError) -> None:
@@ -62,9 +65,7 @@ class AttemptForm(forms.Form):
         label=_("Layout (optional)"),
         required=False,
         max_length=400,
-        widget=forms.Textarea(
-            attrs={"rows": 2, "placeholder": "S3 | M5 | S2 M3 | M9 | S6 S8 | M12 S9"}
-        ),
+        widget=forms.Textarea(attrs={"rows": 2, "placeholder": LAYOUT_EXAMPLE}),
         help_text=_("Segments 1–6 separated by |, or cards in play order like S3@1 M5@2 …"),
     )
     opener = forms.ModelChoiceField(
@@ -90,7 +91,11 @@ class LayoutCheckForm(forms.Form):
 
 
 class SessionForm(forms.Form):
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    # A date input takes ISO dates whatever the language (Dutch or Japanese formats would
+    # leave it empty and the session could not be saved).
+    date = forms.DateField(
+        label=_("Date"), widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
+    )
     players = forms.ModelMultipleChoiceField(
         label=_("Who was there"),
         queryset=Player.objects.none(),

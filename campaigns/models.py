@@ -270,6 +270,11 @@ class Attempt(models.Model):
             models.Index(fields=["campaign", "clock_id"], name="attempt_clock_idx")
         ]
 
+    @property
+    def minutes(self) -> int | None:
+        """The duration in whole minutes, as the table typed it (pages and exports)."""
+        return None if self.duration is None else round(self.duration.total_seconds() / 60)
+
 
 class ClockTranscription(models.Model):
     """A group's transcription of a clock from its own box. Never edited: a new version is

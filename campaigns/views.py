@@ -9,6 +9,7 @@ non-owners on member management — the same as the API.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -29,7 +30,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaigns import exports, services
 from campaigns.board import chapter_map, clock_state, state_labels
-from campaigns.editor import param_inputs, rule_from_params
+from campaigns.editor import kind_name, param_inputs, rule_from_params
 from campaigns.forms import (
     AttemptForm,
     CampaignForm,
@@ -43,7 +44,7 @@ from campaigns.forms import (
     TranscriptionForm,
     add_service_error,
 )
-from campaigns.models import Group, Membership, Player, Session
+from campaigns.models import MAX_BONUS_TOKENS, Group, Membership, Player, Session
 from campaigns.services import CampaignError
 from campaigns.stats import bar_chart, statistics
 from rules.clock import Clock
@@ -205,7 +206,7 @@ def record(request: HttpRequest, group_id: int) -> HttpResponse:
                 message = _("Clock %(clock)s is in the Sleeve of Regrets.")
             else:
                 minutes = data["duration_min"]
-                services.record_attempt(
+                attempt = services.record_attempt(
                     campaign,
                     request.user,
                     data["clock"],
@@ -217,11 +218,14 @@ def record(request: HttpRequest, group_id: int) -> HttpResponse:
                     notes=data["notes"],
                     request_key=data["request_key"],
                 )
-                message = (
-                    _("Clock %(clock)s passed.")
-                    if action == "passed"
-                    else _("Clock %(clock)s failed: one more Bonus token.")
-                )
+                if action == "passed":
+                    message = _("Clock %(clock)s passed.")
+                elif attempt.bonus_tokens < MAX_BONUS_TOKENS:
+                    message = _("Clock %(clock)s failed: one more Bonus token.")
+                else:  # the rules flip at most three; say so rather than promise a fourth
+                    message = _(
+                        "Clock %(clock)s failed. All three Bonus tokens are already face up."
+                    )
         except CampaignError as error:
             add_service_error(form, error)
         else:
@@ -289,11 +293,21 @@ def sessions(request: HttpRequest, group_id: int) -> HttpResponse:
     campaign = group.current_campaign()
     form = SessionForm(request.POST or None, group=group, initial={"date": timezone.localdate()})
     if request.method == "POST" and form.is_valid():
-        session = services.start_session(
-            campaign, list(form.cleaned_data["players"]), form.cleaned_data["date"]
+        data = form.cleaned_data
+        # A tap before anyone said who is playing starts an empty session for the day; fill
+        # that one in rather than split the evening's attempts over two sessions.
+        session = (
+            campaign.sessions.filter(date=data["date"], players__isnull=True)
+            .order_by("-id")
+            .first()
         )
-        session.notes = form.cleaned_data["notes"]
-        session.save(update_fields=["notes"])
+        if session is None:
+            session = services.start_session(campaign, list(data["players"]), data["date"])
+        else:
+            session.players.set(data["players"])
+        if data["notes"]:
+            session.notes = data["notes"]
+            session.save(update_fields=["notes"])
         return redirect("campaigns:session", group.pk, session.pk)
     rows = (
         campaign.sessions.annotate(
@@ -339,7 +353,10 @@ def session_detail(request: HttpRequest, group_id: int, session_id: int) -> Http
             "membership": group.membership,  # type: ignore[attr-defined]
             "session": session,
             "attempts": attempts,
-            "duration": sum(durations, timedelta()) if durations else None,
+            "minutes": (
+                round(sum(durations, timedelta()).total_seconds() / 60) if durations else None
+            ),
+            "bgstats_link": exports.bgstats_link(session),
             "form": form,
         },
         status=400 if form.errors else 200,
@@ -490,9 +507,13 @@ def transcribe(request: HttpRequest, group_id: int, clock_id: str) -> HttpRespon
         "clock_id": clock_id,
         "version": version,
         "form": form,
-        "kinds": sorted(RULE_KINDS),
+        "kinds": sorted((kind_name(k), k) for k in RULE_KINDS),
         "new_kind": new_kind if new_kind in RULE_KINDS else "",
-        "new_inputs": param_inputs(new_kind) if new_kind in RULE_KINDS else [],
+        "new_inputs": (
+            [replace(p, value=request.POST.get(p.field, "")) for p in param_inputs(new_kind)]
+            if new_kind in RULE_KINDS
+            else []
+        ),
         "new_rule_error": new_rule_error,
         "draft_rules": (
             [(i, r.describe(_lang())) for i, r in enumerate(draft.rules)] if draft else []
@@ -654,6 +675,8 @@ def stats_page(request: HttpRequest, group_id: int) -> HttpResponse:
         ],
         _("Pass rate by player count"),
         width=360,
+        top=100,
+        unit=" %",
     )
     tokens = bar_chart(
         [
@@ -674,6 +697,7 @@ def stats_page(request: HttpRequest, group_id: int) -> HttpResponse:
             "group": group,
             "membership": group.membership,  # type: ignore[attr-defined]
             "numbers": numbers,
+            "total": sum(a for a, _p in numbers.by_players.values()),
             "per_clock": per_clock,
             "by_players": by_players,
             "tokens": tokens,
@@ -708,6 +732,6 @@ def export_csv(request: HttpRequest, group_id: int) -> HttpResponse:
 def export_bgstats(request: HttpRequest, group_id: int, session_id: int) -> JsonResponse:
     group = services.get_group_for_user(request, group_id)
     session = get_object_or_404(Session, pk=session_id, campaign__group=group)
-    response = JsonResponse(exports.bgstats_play(session, request.build_absolute_uri("/")))
+    response = JsonResponse(exports.bgstats_play(session))
     response["Content-Disposition"] = f'attachment; filename="bgstats-{session.pk}.json"'
     return response

@@ -1,0 +1,269 @@
+"""What a table tripped over when it played through the pages (QA pass of 2026-11-30): the
+BG Stats push-play link, messages, sessions, dates in Dutch and Japanese, the editor."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from datetime import date, timedelta
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from campaigns import exports, services
+from campaigns.forms import LAYOUT_EXAMPLE
+from campaigns.models import Campaign, Group, Session
+from campaigns.stats import bar_chart
+from rules.catalogue import get_clock
+from rules.inputs import check_layout
+
+pytestmark = pytest.mark.django_db
+AsRole = Callable[[str], Client]
+
+
+def page(group: Group, tail: str = "") -> str:
+    return f"/groups/{group.pk}/{tail}"
+
+
+def tap(client: Client, group: Group, action: str, **data: Any) -> Any:
+    clock = services.campaign_state(group.current_campaign()).next_clock
+    body = {"clock": clock, "players": 3, "action": action, **data}
+    return client.post(page(group, "record/"), body, follow=True)
+
+
+def evening(group: Group, alice: Any, outcomes: list[str]) -> Session:
+    """A session with the three players at the table and one attempt per outcome."""
+    campaign = group.current_campaign()
+    players = list(group.players.order_by("name"))
+    session = services.start_session(campaign, players)
+    for outcome in outcomes:
+        campaign.refresh_from_db()
+        clock = services.campaign_state(campaign).next_clock
+        services.record_attempt(
+            campaign,
+            alice,
+            clock,
+            outcome,
+            3,
+            session=session,
+            opener=players[1],
+            duration=timedelta(minutes=7),
+        )
+    return session
+
+
+# --- BG Stats ------------------------------------------------------------------------------
+
+
+def test_the_bgstats_play_has_the_documented_push_play_shape(group: Group, alice: Any) -> None:
+    session = evening(group, alice, ["failed", "passed"])
+    play = exports.bgstats_play(session)
+    assert set(play) == {
+        "sourceName",
+        "playDate",
+        "durationMin",
+        "board",
+        "location",
+        "comments",
+        "game",
+        "players",
+    }
+    assert play["sourceName"] == "Timekeeper" and play["location"] == "Tuesday table"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
+    assert play["durationMin"] == 14
+    assert play["game"] == {
+        "name": "Take Time",
+        "sourceGameId": "take-time",
+        "cooperative": True,
+        "noPoints": True,
+        "highestWins": True,
+    }
+    assert [set(p) for p in play["players"]] == [
+        {"name", "sourcePlayerId", "role", "rank", "winner", "startPlayer"}
+    ] * 3
+
+
+def test_every_player_wins_the_bgstats_play_when_a_clock_was_passed(
+    group: Group, alice: Any
+) -> None:
+    play = exports.bgstats_play(evening(group, alice, ["failed", "passed"]))
+    assert [p["winner"] for p in play["players"]] == [True, True, True]
+    assert all("score" not in p for p in play["players"])
+
+
+def test_nobody_wins_the_bgstats_play_of_an_evening_without_a_pass(
+    group: Group, alice: Any
+) -> None:
+    play = exports.bgstats_play(evening(group, alice, ["failed", "failed"]))
+    assert [p["winner"] for p in play["players"]] == [False, False, False]
+
+
+def test_the_bgstats_start_player_is_who_opened_the_first_attempt(group: Group, alice: Any) -> None:
+    play = exports.bgstats_play(evening(group, alice, ["passed"]))
+    assert [p["name"] for p in play["players"] if p["startPlayer"]] == ["Ben"]
+
+
+def test_the_bgstats_comments_list_the_clocks_played(group: Group, alice: Any) -> None:
+    play = exports.bgstats_play(evening(group, alice, ["failed", "passed", "passed"]))
+    assert play["comments"] == "1-1 ✗✓ · 1-2 ✓"
+
+
+def test_the_bgstats_link_carries_the_play_url_encoded(group: Group, alice: Any) -> None:
+    session = evening(group, alice, ["passed"])
+    link = exports.bgstats_link(session)
+    assert link.startswith("https://app.bgstatsapp.com/createPlay.html?data=%7B")
+    data = link.removeprefix("https://app.bgstatsapp.com/createPlay.html?data=")
+    assert json.loads(unquote(data)) == exports.bgstats_play(session)
+
+
+def test_the_session_page_links_to_bgstats_createplay(
+    group: Group, alice: Any, as_role: AsRole
+) -> None:
+    session = evening(group, alice, ["passed"])
+    body = as_role("viewer").get(page(group, f"sessions/{session.pk}/")).content.decode()
+    assert 'href="https://app.bgstatsapp.com/createPlay.html?data=' in body
+
+
+def test_the_session_page_shows_minutes_not_a_timedelta(
+    group: Group, alice: Any, as_role: AsRole
+) -> None:
+    session = evening(group, alice, ["failed", "passed"])
+    body = as_role("owner").get(page(group, f"sessions/{session.pk}/")).content.decode()
+    assert "14 minutes" in body and "0:07:00" not in body
+
+
+# --- the group page ------------------------------------------------------------------------
+
+
+def test_the_layout_example_is_a_whole_layout_that_the_engine_judges() -> None:
+    verdict = check_layout(get_clock("1-1"), LAYOUT_EXAMPLE)
+    assert verdict.passed
+
+
+def test_the_group_page_shows_the_valid_layout_example(group: Group, as_role: AsRole) -> None:
+    body = as_role("owner").get(page(group)).content.decode()
+    assert f'placeholder="{LAYOUT_EXAMPLE}"' in body
+
+
+def test_a_failure_with_three_tokens_up_does_not_promise_a_fourth(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    for _ in range(3):
+        tap(client, group, "failed")
+    body = tap(client, group, "failed").content.decode()
+    campaign.refresh_from_db()
+    assert campaign.bonus_tokens == 3
+    assert "All three Bonus tokens are already face up." in body
+    assert "one more Bonus token" not in body
+
+
+# --- sessions ------------------------------------------------------------------------------
+
+
+def test_starting_tonights_session_fills_the_one_a_tap_already_started(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed")  # before anyone said who is playing
+    players = [p.pk for p in group.players.all()]
+    client.post(
+        page(group, "sessions/"),
+        {"date": timezone.localdate().isoformat(), "players": players},
+    )
+    session = campaign.sessions.get()
+    assert session.attempts.count() == 1 and session.players.count() == 3
+
+
+def test_a_second_session_on_a_day_with_players_is_a_new_session(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    ann = group.players.get(name="Ann")
+    for _ in range(2):
+        client.post(page(group, "sessions/"), {"date": "2026-11-27", "players": [ann.pk]})
+    assert campaign.sessions.count() == 2
+
+
+@pytest.mark.parametrize("language", ["nl", "ja"])
+def test_the_session_date_input_keeps_its_date_in_every_language(
+    group: Group, campaign: Campaign, as_role: AsRole, language: str
+) -> None:
+    session = services.start_session(campaign, [], date(2026, 11, 27))
+    client = as_role("owner")
+    client.cookies["django_language"] = language
+    body = client.get(page(group, f"sessions/{session.pk}/")).content.decode()
+    assert re.search(r'<input type="date" name="date" value="2026-11-27"', body)
+
+
+# --- statistics ----------------------------------------------------------------------------
+
+
+def test_a_pass_rate_bar_is_drawn_against_100_percent() -> None:
+    svg = bar_chart([("3", 20.0, "")], "Pass rate", top=100, unit=" %")
+    height = float(re.search(r'<rect [^>]*height="([\d.]+)"', svg)[1])  # type: ignore[index]
+    full = 180 - 30 - 14
+    assert height == pytest.approx(full * 0.2, abs=0.1)
+
+
+def test_a_few_bars_carry_their_values() -> None:
+    svg = bar_chart([("2", 0, ""), ("3", 20, ""), ("4", 50, "")], "Rate", top=100, unit=" %")
+    assert ">20 %</text>" in svg and ">50 %</text>" in svg
+
+
+def test_statistics_of_a_campaign_without_attempts_say_so(group: Group, as_role: AsRole) -> None:
+    body = as_role("owner").get(page(group, "statistics/")).content.decode()
+    assert "No attempt recorded in this campaign yet" in body and "<svg" not in body
+
+
+# --- the clock editor ----------------------------------------------------------------------
+
+
+def test_the_editor_names_rule_kinds_in_words(group: Group, as_role: AsRole) -> None:
+    body = as_role("owner").get(page(group, "clocks/1-2/edit/")).content.decode()
+    assert '<option value="value_range">A segment&#x27;s value between two numbers' in body
+
+
+def test_the_editor_labels_the_parameters_in_words(group: Group, as_role: AsRole) -> None:
+    body = (
+        as_role("owner")
+        .post(page(group, "clocks/1-2/edit/"), {"start": 1, "new_kind": "value_range"})
+        .content.decode()
+    )
+    assert '<label for="p_min">Lowest value</label>' in body
+
+
+def test_the_editor_keeps_what_was_typed_when_it_refuses_a_rule(
+    group: Group, as_role: AsRole
+) -> None:
+    response = as_role("owner").post(
+        page(group, "clocks/1-2/edit/"),
+        {
+            "start": 1,
+            "new_kind": "value_range",
+            "p_segment": "3",
+            "p_min": "20",
+            "p_max": "10",
+            "action": "add",
+        },
+    )
+    body = response.content.decode()
+    assert response.status_code == 400
+    assert 'value="20"' in body and 'value="10"' in body
+    assert '<option value="3" selected>' in body
+
+
+def test_the_editor_names_a_bad_parameter_in_words(group: Group, as_role: AsRole) -> None:
+    body = (
+        as_role("owner")
+        .post(
+            page(group, "clocks/1-2/edit/"),
+            {"start": 1, "new_kind": "value_range", "p_segment": 2, "p_min": "x", "action": "add"},
+        )
+        .content.decode()
+    )
+    assert "Lowest value: give a whole number." in body
