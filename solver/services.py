@@ -521,12 +521,19 @@ def clean_old() -> int:
 # --- What if --------------------------------------------------------------------------------
 
 
-def what_if(hint: HintRequest, targets: list[float], opener: int | None = None) -> SimResult:
-    """Simulate the hint's plan with the group's own targets (and opener), inline.
+@dataclass(frozen=True)
+class WhatIf:
+    mine: SimResult  # the group's version
+    suggested: SimResult  # the hint's plan, on the very same deals
 
-    Inline because it is small: WHAT_IF_GAMES on the compiled engine take well under a
-    second, which is less than a queue round trip; the reference engine (clocks with rule
-    kinds the compiled engine does not model) gets a tenth of the games.
+
+def what_if(hint: HintRequest, targets: list[float], opener: int | None = None) -> WhatIf:
+    """Simulate the hint's plan with the group's own targets (and opener), inline, next to
+    the suggested plan on the same deals — so the difference is the plans', not the luck.
+
+    Inline because it is small: 2 × WHAT_IF_GAMES on the compiled engine take well under
+    a second, less than a queue round trip; the reference engine (clocks with rule kinds
+    the compiled engine does not model) gets a tenth of the games.
     """
     if not hint.result:
         raise HintError(_("This hint has no plan yet."), "targets")
@@ -539,9 +546,13 @@ def what_if(hint: HintRequest, targets: list[float], opener: int | None = None) 
         plan = Plan.from_json(data, players=seats.players)
     except ValueError as error:
         raise HintError(str(error), "targets") from None
+    suggested = Plan.from_json(hint.result["plan"], players=seats.players)
     clock = hint.clock()
     games = WHAT_IF_GAMES if _compiled(clock, seats, plan) else WHAT_IF_GAMES // 10
-    return simulate(clock, seats, plan, hint.face_up, games, seed=1)
+    return WhatIf(
+        mine=simulate(clock, seats, plan, hint.face_up, games, seed=1),
+        suggested=simulate(clock, seats, suggested, hint.face_up, games, seed=1),
+    )
 
 
 def _compiled(clock: Clock, seats: Seats, plan: Plan) -> bool:

@@ -9,6 +9,7 @@ Access: a hint is visible to its asker and to members of its group; everyone els
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -116,6 +117,14 @@ def _render_new(
     return render(request, "solver/hint_new.html", {"form": form, "group": group}, status=status)
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=。)")
+
+
+def _sentences(words: str) -> list[str]:
+    """The plan as short lines to read out, one sentence each (also in Japanese)."""
+    return [part.strip() for part in _SENTENCE_END.split(words) if part.strip()]
+
+
 def _pct(x: float | None) -> str:
     """0.7499 → "75%" (a table does not need more digits than that)."""
     if x is None:
@@ -130,16 +139,18 @@ def _context(request: HttpRequest, hint: HintRequest, **extra: Any) -> dict[str,
     lang = _lang()
     context: dict[str, Any] = {
         "hint": hint,
-        "words": hint.words(lang),
+        "words": _sentences(hint.words(lang)),
         "is_owner": hint.user_id == request.user.pk,
         **extra,
     }
     what_if = extra.get("what_if")
     if what_if is not None:
         context["what_if_numbers"] = {
-            "pass_rate": _pct(what_if.pass_rate),
-            "low": _pct(what_if.interval[0]),
-            "high": _pct(what_if.interval[1]),
+            "pass_rate": _pct(what_if.mine.pass_rate),
+            "low": _pct(what_if.mine.interval[0]),
+            "high": _pct(what_if.mine.interval[1]),
+            "games": what_if.mine.games,
+            "suggested": _pct(what_if.suggested.pass_rate),
         }
     if hint.status == HintRequest.Status.DONE and hint.result:
         result = hint.result

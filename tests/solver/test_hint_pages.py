@@ -353,6 +353,16 @@ def test_my_hints_lists_only_mine(login: Callable[[User], Client], alice: User, 
     assert [h.pk for h in response.context["page"].object_list] == [mine.pk]
 
 
+def test_the_plan_is_read_out_one_sentence_per_line() -> None:
+    from solver.views import _sentences
+
+    assert _sentences("Aim for 4.5, then 21. Seat 1 opens.") == [
+        "Aim for 4.5, then 21.",
+        "Seat 1 opens.",
+    ]
+    assert _sentences("目標は4.5。席1から。") == ["目標は4.5。", "席1から。"]
+
+
 # --- what if -----------------------------------------------------------------------------------
 
 
@@ -364,9 +374,11 @@ def test_what_if_simulates_the_groups_targets(
     response = login(alice).post(f"/hints/{hint.pk}/what-if/", {**data, "opener": 2})
     assert response.status_code == 200
     outcome = response.context["what_if"]
-    assert outcome.games > 0
-    assert 0 <= outcome.pass_rate <= 1
+    assert outcome.mine.games == outcome.suggested.games > 0
+    assert 0 <= outcome.mine.pass_rate <= 1
+    assert outcome.mine.pass_rate != outcome.suggested.pass_rate  # a very different plan
     assert "Your version passes" in response.content.decode()
+    assert "the suggested plan passes" in response.content.decode()
 
 
 def test_what_if_with_htmx_swaps_its_own_card(

@@ -1,0 +1,93 @@
+"""Hints in headless Chromium, on a real Celery worker (fixtures in tests/e2e/conftest.py
+and tests/conftest.py): tap the cards, watch the progress bar fill in place, read the
+result, try a "what if"; and the same without JavaScript (the page refreshes itself).
+Screenshots of the form, the progress bar and the result land in $TIMEKEEPER_SCREENS."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from campaigns import services as campaign_services
+from solver import services
+from solver.models import HintRequest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.integration]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture
+def table(celery_worker: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[User]:
+    """Alice with a group of three; a solver slow enough to watch its progress."""
+    settings.HINT_EFFORT = 0.6
+    settings.HINT_ODDS_SAMPLES = 300
+    monkeypatch.setattr(services, "PROGRESS_EVERY", 0.2)
+    alice = User.objects.create_user("alice", password="password")
+    campaign_services.create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
+    yield alice
+
+
+def log_in(page: Any, live_server: Any) -> None:
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", "password")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{live_server.url}/")
+
+
+def test_tapping_the_cards_shows_live_progress_then_the_plan(
+    page: Any, live_server: Any, screenshot: Any, table: User
+) -> None:
+    group = table.memberships.get().group
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/hints/new/?group={group.pk}")
+    page.click("label.chip:has-text('4 players')")  # htmx redraws the seats
+    page.wait_for_function("document.querySelectorAll('input[name=moon]').length === 12")
+    assert page.input_value("input[name=face_up]") == "4"
+    for key in ("1.2", "2.0", "2.1", "3.1", "3.2", "4.0"):  # SSM/MMS/SMM/MSS
+        page.click(f"label.tap-card:has(input[value='{key}'])")
+    screenshot(page, "hint-form-phone-390x844")
+    page.get_by_role("button", name="Ask for a hint").click()
+    page.wait_for_url(f"{live_server.url}/hints/*/")
+    hint = HintRequest.objects.get()
+    assert hint.colours == "SSM/MMS/SMM/MSS"
+    page.wait_for_function(
+        "Number(document.querySelector('[role=progressbar]')?.getAttribute('aria-valuenow')) > 0"
+    )
+    screenshot(page, "hint-progress-phone-390x844")
+    url = page.url
+    page.wait_for_selector("text=Say this aloud", timeout=120_000)
+    assert page.url == url  # swapped in place by the poll, no reload
+    assert page.locator("svg.clock-face").count() == 1
+    page.wait_for_timeout(300)
+    screenshot(page, "hint-result-phone-390x844")
+
+    page.fill("#id_target_6", "26")
+    page.get_by_role("button", name="Simulate my version").click()
+    page.wait_for_selector("text=Your version passes")
+    page.set_viewport_size(DESKTOP)
+    screenshot(page, "hint-result-desktop-1280x900")
+
+
+def test_without_javascript_the_page_refreshes_until_the_plan_is_there(
+    browser: Any, live_server: Any, screenshot: Any, table: User
+) -> None:
+    context = browser.new_context(viewport=PHONE, locale="en-GB", java_script_enabled=False)
+    page = context.new_page()
+    try:
+        log_in(page, live_server)
+        page.goto(f"{live_server.url}/hints/new/")
+        page.click("details.typed summary")
+        page.fill("input[name=colours]", "SSMM/MMSS/SMSM")  # the typed fallback
+        page.get_by_role("button", name="Ask for a hint").click()
+        page.wait_for_url(f"{live_server.url}/hints/*/")
+        page.wait_for_selector("text=Say this aloud", timeout=120_000)  # meta refresh
+        assert HintRequest.objects.get().status == HintRequest.Status.DONE
+        page.set_viewport_size(DESKTOP)
+        screenshot(page, "hint-result-nojs-desktop-1280x900")
+    finally:
+        context.close()
