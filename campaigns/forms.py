@@ -150,6 +150,11 @@ class CampaignForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         help_text=_("Clocks of the start chapter (or later) your table has already passed."),
     )
+    confirm = forms.BooleanField(
+        label=_("Yes, stop playing the current campaign"),
+        required=False,
+        help_text=_("It stays in the history, but the Undo button cannot bring it back."),
+    )
 
 
 class TranscriptionForm(forms.Form):

@@ -621,6 +621,21 @@ def settings_page(request: HttpRequest, group_id: int) -> HttpResponse:
     """New campaign (from the start, mid-game, or Rebirth) and the list of campaigns."""
     group = services.get_group_for_user(request, group_id, write=request.method == "POST")
     form = CampaignForm(request.POST or None)
+    state = services.campaign_state(group.current_campaign())
+    # A tap here replaces the campaign being played and no Undo reverses it: a campaign in
+    # progress is only left on purpose (a new or a complete one needs no confirmation).
+    in_progress = not state.completed and state.campaign.events.exists()
+    if not in_progress:
+        del form.fields["confirm"]
+    if (
+        request.method == "POST"
+        and form.is_valid()
+        and in_progress
+        and not form.cleaned_data["confirm"]
+    ):
+        form.add_error(
+            "confirm", _("Tick this box: the campaign in progress will no longer be played.")
+        )
     if request.method == "POST" and form.is_valid():
         try:
             data = form.cleaned_data
@@ -630,7 +645,6 @@ def settings_page(request: HttpRequest, group_id: int) -> HttpResponse:
         else:
             messages.success(request, _("A new campaign has started."))
             return redirect("campaigns:group", group.pk)
-    state = services.campaign_state(group.current_campaign())
     campaigns = group.campaigns.annotate(
         n_attempts=Count("attempts"), last=Max("attempts__created")
     ).order_by("-id")
@@ -642,6 +656,7 @@ def settings_page(request: HttpRequest, group_id: int) -> HttpResponse:
             "membership": group.membership,  # type: ignore[attr-defined]
             "form": form,
             "state": state,
+            "in_progress": in_progress,
             "campaigns": campaigns,
         },
         status=400 if form.errors else 200,

@@ -267,3 +267,33 @@ def test_the_editor_names_a_bad_parameter_in_words(group: Group, as_role: AsRole
         .content.decode()
     )
     assert "Lowest value: give a whole number." in body
+
+
+# --- campaign settings ---------------------------------------------------------------------
+
+
+def test_leaving_a_campaign_in_progress_needs_the_confirmation_box(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed")
+    response = client.post(page(group, "settings/"), {"kind": "normal", "start_chapter": 4})
+    assert response.status_code == 400 and response.context["form"].has_error("confirm")
+    assert group.current_campaign() == campaign
+
+
+def test_a_confirmed_new_campaign_replaces_the_one_in_progress(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed")
+    data = {"kind": "normal", "start_chapter": 4, "confirm": "on"}
+    assert client.post(page(group, "settings/"), data).status_code == 302
+    assert services.campaign_state(group.current_campaign()).next_clock == "4-1"
+
+
+def test_a_campaign_not_yet_played_is_replaced_without_confirmation(
+    group: Group, as_role: AsRole
+) -> None:
+    body = as_role("owner").get(page(group, "settings/")).content.decode()
+    assert 'name="confirm"' not in body
