@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from campaigns import services as campaign_services
+from campaigns.models import Group
 from solver import services
 from solver.models import HintRequest
 
@@ -21,14 +22,13 @@ DESKTOP = {"width": 1280, "height": 900}
 
 
 @pytest.fixture
-def table(celery_worker: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[User]:
-    """Alice with a group of three; a solver slow enough to watch its progress."""
+def table(celery_worker: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Group]:
+    """Alice's group of three; a solver slow enough to watch its progress."""
     settings.HINT_EFFORT = 0.6
     settings.HINT_ODDS_SAMPLES = 300
     monkeypatch.setattr(services, "PROGRESS_EVERY", 0.2)
     alice = User.objects.create_user("alice", password="password")
-    campaign_services.create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
-    yield alice
+    yield campaign_services.create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
 
 
 def log_in(page: Any, live_server: Any) -> None:
@@ -40,9 +40,9 @@ def log_in(page: Any, live_server: Any) -> None:
 
 
 def test_tapping_the_cards_shows_live_progress_then_the_plan(
-    page: Any, live_server: Any, screenshot: Any, table: User
+    page: Any, live_server: Any, screenshot: Any, table: Group
 ) -> None:
-    group = table.memberships.get().group
+    group = table
     log_in(page, live_server)
     page.goto(f"{live_server.url}/hints/new/?group={group.pk}")
     page.click("label.chip:has-text('4 players')")  # htmx redraws the seats
@@ -74,7 +74,7 @@ def test_tapping_the_cards_shows_live_progress_then_the_plan(
 
 
 def test_without_javascript_the_page_refreshes_until_the_plan_is_there(
-    browser: Any, live_server: Any, screenshot: Any, table: User
+    browser: Any, live_server: Any, screenshot: Any, table: Group
 ) -> None:
     context = browser.new_context(viewport=PHONE, locale="en-GB", java_script_enabled=False)
     page = context.new_page()
