@@ -23,7 +23,7 @@ from rules.clock import Clock
 from rules.seats import Seats
 
 from .agents import rules_for
-from .plans import Plan, baseline_plan, colour_owners, h_plan, shaped_targets
+from .plans import Plan, baseline_plan, colour_owners, h_plan, reading_order, shaped_targets
 from .simulate import draw_values, pass_count, wilson
 from .words import all_words
 
@@ -69,8 +69,16 @@ class Genes:
     open_bonus: float
     face_up_threshold: float
     opener: int  # 1-based seat
+    # The high piles' value band "play cards of pile_floor or more there" (below 2: none) and
+    # how much a card outside it costs. Keeping small cards off the piles leaves them for
+    # the low segments and makes the piles' totals easier to read.
+    pile_floor: float = 0.0
+    band_weight: float = 0.3
 
     def plan(self, clock: Clock, seats: Seats) -> Plan:
+        floor = int(round(self.pile_floor))
+        order = reading_order(clock)
+        bands = dict.fromkeys(order[self.split :], (floor, 12)) if floor >= 2 else {}
         return Plan(
             targets=shaped_targets(clock, self.low, self.high, self.split),
             need_weight=round(self.need_weight, 3),
@@ -79,6 +87,8 @@ class Genes:
             face_up_threshold=round(self.face_up_threshold, 2),
             opener=self.opener,
             owners=colour_owners(clock, seats),
+            bands=bands,
+            band_weight=round(self.band_weight, 3) if bands else 1.0,
         )
 
 
@@ -102,6 +112,8 @@ def _random_genes(rng: np.random.Generator, clock: Clock, players: int) -> Genes
         open_bonus=rng.uniform(0.0, 4.0),
         face_up_threshold=rng.uniform(1.5, 6.0),
         opener=int(rng.integers(1, players + 1)),
+        pile_floor=0.0 if rng.random() < 0.5 else rng.uniform(5.0, 10.0),
+        band_weight=math.exp(rng.uniform(math.log(0.05), math.log(1.0))),
     )
 
 
@@ -130,6 +142,8 @@ def _mutate(rng: np.random.Generator, g: Genes, clock: Clock, players: int, scal
         open_bonus=jiggle(g.open_bonus, 0.4, 0.0, 6.0),
         face_up_threshold=jiggle(g.face_up_threshold, 0.5, 0.5, 8.0),
         opener=opener,
+        pile_floor=jiggle(g.pile_floor, 1.0, 0.0, 11.0),
+        band_weight=float(math.exp(jiggle(math.log(g.band_weight), 0.3, -4.0, 1.0))),
     )
 
 
@@ -142,8 +156,8 @@ def _h_genes() -> Genes:
 # land near what a long search finds. Fresh-deal pass rates: 0.696, 0.591, 0.541.
 _PRIORS: dict[int, Genes] = {
     2: Genes((6.4, 10.9), (18.3, 23.6), 3, 0.873, 0.481, 3.45, 4.63, 1),
-    3: Genes((6.0, 9.8), (18.1, 23.8), 3, 0.748, 0.29, 3.05, 2.81, 1),
-    4: Genes((5.1, 9.7), (18.8, 23.6), 3, 0.856, 0.355, 3.37, 3.18, 1),
+    3: Genes((6.0, 9.8), (18.1, 23.8), 3, 0.748, 0.29, 3.05, 2.81, 1, 8.0, 0.3),
+    4: Genes((5.1, 9.7), (18.8, 23.6), 3, 0.856, 0.355, 3.37, 3.18, 1, 8.0, 0.5),
 }
 
 

@@ -100,9 +100,24 @@ _T: dict[str, dict[str, str]] = {
         "ja": "表向きは{n}枚まで。読み取られる値と{k}以上ずれるカードを表向きに置きます。",
     },
     "band": {
-        "en": "On segment {s}, play cards from {lo} to {hi}.",
-        "nl": "Op segment {s} leg je kaarten van {lo} tot {hi}.",
-        "ja": "区画{s}には{lo}〜{hi}のカードを。",
+        "en": "On segment {s}, play cards from {lo} to {hi} when you can.",
+        "nl": "Op segment {s} leg je waar het kan kaarten van {lo} tot {hi}.",
+        "ja": "区画{s}には、なるべく{lo}〜{hi}のカードを。",
+    },
+    "band_many": {
+        "en": "On segments {s}, play cards from {lo} to {hi} when you can.",
+        "nl": "Op de segmenten {s} leg je waar het kan kaarten van {lo} tot {hi}.",
+        "ja": "区画{s}には、なるべく{lo}〜{hi}のカードを。",
+    },
+    "band_up": {
+        "en": "On segment {s}, play cards of {lo} or more when you can.",
+        "nl": "Op segment {s} leg je waar het kan kaarten van {lo} of hoger.",
+        "ja": "区画{s}には、なるべく{lo}以上のカードを。",
+    },
+    "band_up_many": {
+        "en": "On segments {s}, play cards of {lo} or more when you can.",
+        "nl": "Op de segmenten {s} leg je waar het kan kaarten van {lo} of hoger.",
+        "ja": "区画{s}には、なるべく{lo}以上のカードを。",
     },
     "opener": {
         "en": "{who} opens.",
@@ -172,8 +187,17 @@ def plan_words(
         elif kind == "first_cards":
             a, b = p["segments"]
             sentences.append(say("first", lang, a=a, b=b))
-    for segment, (lo, hi) in sorted(plan.bands.items()):
-        sentences.append(say("band", lang, s=segment, lo=lo, hi=hi))
+    # One sentence per distinct band: "On segments 4, 5 and 6, play cards of 8 or more."
+    by_band: dict[tuple[int, int], list[int]] = {}
+    for segment in order:
+        if segment in plan.bands:
+            by_band.setdefault(plan.bands[segment], []).append(segment)
+    for (lo, hi), segments in by_band.items():
+        where = _join([str(s) for s in segments], lang)
+        key = "band_up" if hi == 12 else "band"
+        if len(segments) > 1:
+            key += "_many"
+        sentences.append(say(key, lang, s=where, lo=lo, hi=hi))
 
     sentences.append(say("belief", lang, pct=int(round(plan.need_weight * 100))))
     sentences.append(say("order_strong" if plan.order_weight >= 0.75 else "order_soft", lang))

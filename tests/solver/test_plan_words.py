@@ -47,3 +47,10 @@ def test_every_language_names_the_targets_and_the_opener(lang: str) -> None:
 def test_an_unknown_language_is_refused() -> None:
     with pytest.raises(ValueError, match="language"):
         plan_words(h_plan(CLOCK, THREE), CLOCK, THREE, 3, "fr")
+
+
+def test_a_band_shared_by_the_high_piles_is_said_once() -> None:
+    plan = h_plan(CLOCK, THREE).with_(bands={4: (8, 12), 5: (8, 12), 6: (8, 12)})
+    words = plan_words(plan, CLOCK, THREE, 3, "en")
+    assert "On segments 4, 5 and 6, play cards of 8 or more when you can." in words
+    assert "Op de segmenten 4, 5 en 6" in plan_words(plan, CLOCK, THREE, 3, "nl")
