@@ -217,14 +217,14 @@ BGSTATS_CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
 def bgstats_play(session: Session) -> dict[str, Any]:
     """One play in BG Stats' push-play JSON. Take Time is cooperative without points: no
     score, and every player is a winner when the table passed at least one clock that
-    evening. The duration is the sum of the attempts' recorded durations; the start player is
-    whoever opened the evening's first attempt. Take Time's BoardGameGeek id is left out
-    (``bggId`` is optional; BG Stats matches the game by name)."""
+    evening. The duration is the sum of the attempts' recorded durations; the start player
+    is the opener of the evening's first attempt that names one. Take Time's BoardGameGeek
+    id is left out (``bggId`` is optional; BG Stats matches the game by name)."""
     attempts = list(session.attempts.select_related("opener").order_by("id"))
     won = any(a.outcome == Attempt.Outcome.PASSED for a in attempts)
     durations = [a.duration for a in attempts if a.duration is not None]
     minutes = _minutes(sum(durations, timedelta())) if durations else 0
-    starter = attempts[0].opener_id if attempts else None
+    starter = next((a.opener_id for a in attempts if a.opener_id), None)
     start = timezone.localtime(attempts[0].created).time() if attempts else time(20, 0)
     outcomes: dict[str, str] = {}
     for a in attempts:

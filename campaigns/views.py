@@ -9,6 +9,7 @@ non-owners on member management — the same as the API.
 from __future__ import annotations
 
 import json
+import uuid
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
@@ -396,6 +397,8 @@ def sleeve(request: HttpRequest, group_id: int) -> HttpResponse:
             "membership": group.membership,  # type: ignore[attr-defined]
             "state": state,
             "rows": [state.by_id[c] for c in state.sleeve],
+            # One key per page view: a double tap on a button puts its clock back once.
+            "request_key": uuid.uuid4().hex[:24],
             "error": error,
         },
         status=400 if error else 200,

@@ -297,3 +297,34 @@ def test_a_campaign_not_yet_played_is_replaced_without_confirmation(
 ) -> None:
     body = as_role("owner").get(page(group, "settings/")).content.decode()
     assert 'name="confirm"' not in body
+
+
+# --- the Sleeve ----------------------------------------------------------------------------
+
+
+def test_a_double_tap_on_put_on_top_puts_the_clock_back_once(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed")
+    tap(client, group, "skip")
+    body = client.get(page(group, "sleeve/")).content.decode()
+    key = re.search(r'name="request_key" value="([^"]+)"', body)[1]  # type: ignore[index]
+    responses = [
+        client.post(page(group, "sleeve/"), {"clock": "1-1", "request_key": key}) for _ in range(2)
+    ]
+    assert [r.status_code for r in responses] == [302, 302]
+    assert campaign.events.filter(kind="retrieved").count() == 1
+
+
+def test_the_bgstats_start_player_skips_attempts_without_an_opener(
+    group: Group, alice: Any
+) -> None:
+    campaign = group.current_campaign()
+    session = services.start_session(campaign, list(group.players.all()))
+    services.record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
+    campaign.refresh_from_db()
+    cleo = group.players.get(name="Cleo")
+    services.record_attempt(campaign, alice, "1-1", "passed", 3, session=session, opener=cleo)
+    play = exports.bgstats_play(session)
+    assert [p["name"] for p in play["players"] if p["startPlayer"]] == ["Cleo"]
