@@ -11,10 +11,15 @@ allows it:
   multiset (about 74,000 for 6/6), each weighed by how many value sets give it — with d
   values held in both colours and 12−2d held once, C(12−2d, s−d) — and decided once.
 * A clock with colour rules (``colours``, ``single_colour``) is decided per value set, on
-  all cores.
+  all cores. Value sets holding the same values are decided side by side, and a passing
+  layout found for one is first tried on the next (only colours moved), which settles most
+  of them without a search.
 * A clock whose rules read who holds which card (``first_cards``) depends on how the values
-  are shared among the seats, not only on the value set; its odds are estimated by sampling
-  whole deals (``exact`` is False), because the exact sum over every sharing is too large.
+  are shared among the seats, not only on the value set or on the seats' colours: when only
+  the Sun 1 may open and only the Sun 2 may follow, the table passes only if the Sun 2 sits
+  one seat after the Sun 1 (tests/solver/test_oracle_reference.py shows such a pair of
+  deals). The exact sum over every sharing of every value set is far too large, so these
+  odds are estimated by sampling whole deals (``exact`` is False).
 
 ``samples=N`` asks for a Monte Carlo estimate over N deals drawn uniformly among those with
 the table's colours, with a 95% Wilson interval.
