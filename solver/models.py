@@ -79,6 +79,7 @@ class HintRequest(models.Model):
     # conditioned on it, so a run that lost its claim (reaped, cancelled) writes nothing.
     runs = models.PositiveSmallIntegerField(default=0)
     task_id = models.CharField(max_length=64, blank=True)
+    claimed_by = models.CharField(max_length=255, blank=True)  # "host:pid" of the run
     result = models.JSONField(null=True, blank=True)
     partial = models.BooleanField(default=False)
     failure = models.CharField(max_length=16, choices=Failure.choices, blank=True, default="")

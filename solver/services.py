@@ -8,6 +8,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
+import socket
 import time
 import uuid
 from dataclasses import dataclass, replace
@@ -322,30 +324,62 @@ class _Abandoned(Exception):
     """The row is no longer this run's (cancelled, or taken over after a worker loss)."""
 
 
-def claim(hint_id: int, task_id: str, redelivered: bool = False) -> int | None:
+def this_process() -> str:
+    """Who claims a row: host and pid, so a later delivery can tell if the claimant died."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _claimant_is_gone(claimant: str) -> bool:
+    """True only when the claimant was a process on this host that no longer exists
+    (a pool process killed mid-job). Elsewhere we cannot tell: the reaper decides."""
+    host, _, pid = claimant.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # alive, someone else's
+        return False
+    return False
+
+
+def claim(hint_id: int, task_id: str, redelivered: bool = False, claimant: str = "") -> int | None:
     """Take the row for this run; the run's number (its fencing token), or None to do nothing.
 
-    Only a queued row can be claimed. One exception: the *same* message delivered again
-    (``redelivered``, same task id) while the row is running means its first run died
-    with its worker (acks_late + reject_on_worker_lost requeued it), so this delivery takes
-    over — at most MAX_RUNS times, then the hint fails.
+    Only a queued row can be claimed. One exception: the *same* message (same task id)
+    delivered again while the row is running, when its first run is known to be dead — the
+    broker flags the delivery as a redelivery (Redis), or the claimant was a process on this
+    host that no longer exists (any broker). acks_late + reject_on_worker_lost requeued the
+    message, so this delivery takes over — at most MAX_RUNS times, then the hint fails.
     """
     now = timezone.now()
-    start = {"started_at": now, "beat_at": now, "progress": 0, "stage": "", "runs": F("runs") + 1}
+    start = {
+        "started_at": now,
+        "beat_at": now,
+        "progress": 0,
+        "stage": "",
+        "runs": F("runs") + 1,
+        "claimed_by": claimant[:255],
+    }
     rows = HintRequest.objects.filter(pk=hint_id)
     claimed = rows.filter(status=Status.QUEUED).update(
         status=Status.RUNNING, task_id=task_id, **start
     )
-    if not claimed and redelivered:
+    if not claimed:
         mine = rows.filter(status=Status.RUNNING, task_id=task_id)
-        claimed = mine.filter(runs__lt=MAX_RUNS).update(**start)
-        if not claimed and mine.update(
-            status=Status.FAILED,
-            failure=Failure.WORKER_LOST,
-            error=f"The worker was lost {MAX_RUNS} times.",
-            finished_at=now,
-        ):
-            log.error("Hint %s failed: its worker was lost %s times", hint_id, MAX_RUNS)
+        previous = mine.values("runs", "claimed_by").first()
+        if previous and (redelivered or _claimant_is_gone(previous["claimed_by"])):
+            same_run = mine.filter(runs=previous["runs"])  # nobody else took it meanwhile
+            if previous["runs"] < MAX_RUNS:
+                claimed = same_run.update(**start)
+            elif same_run.update(
+                status=Status.FAILED,
+                failure=Failure.WORKER_LOST,
+                error=f"The worker was lost {MAX_RUNS} times.",
+                finished_at=now,
+            ):
+                log.error("Hint %s failed: its worker was lost %s times", hint_id, MAX_RUNS)
     if not claimed:
         return None
     return int(rows.values_list("runs", flat=True).get())
@@ -359,7 +393,7 @@ def run(hint_id: int, task_id: str, redelivered: bool = False) -> None:
     reason. Every write is fenced by the run number, so a run that lost the row writes
     nothing.
     """
-    number = claim(hint_id, task_id, redelivered)
+    number = claim(hint_id, task_id, redelivered, this_process())
     if number is None:
         log.info("Hint %s is not queued; message %s does nothing", hint_id, task_id)
         return

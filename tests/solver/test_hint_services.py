@@ -271,6 +271,28 @@ def test_a_redelivered_message_takes_over_its_own_lost_run(
     assert services.claim(hint.pk, "task-1", redelivered=True) == 2
 
 
+def test_a_message_takes_over_when_its_claimant_process_on_this_host_is_dead(
+    ask: Callable[..., tuple[HintRequest, bool]], alice: User
+) -> None:
+    """The filesystem broker does not flag a requeued message as redelivered; a dead
+    claimant process on this host says the same."""
+    import os
+    import socket
+    import subprocess
+
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    here = socket.gethostname()
+    hint, _ = ask(alice)
+    assert services.claim(hint.pk, "task-1", claimant=f"{here}:{os.getpid()}") == 1
+    assert services.claim(hint.pk, "task-1") is None  # the claimant (this process) lives
+    HintRequest.objects.filter(pk=hint.pk).update(claimed_by=f"elsewhere:{dead.pid}")
+    assert services.claim(hint.pk, "task-1") is None  # another host: the reaper decides
+    HintRequest.objects.filter(pk=hint.pk).update(claimed_by=f"{here}:{dead.pid}")
+    assert services.claim(hint.pk, "task-2") is None  # another message never takes over
+    assert services.claim(hint.pk, "task-1", claimant="me") == 2
+
+
 def test_a_job_that_loses_its_worker_three_times_fails(
     ask: Callable[..., tuple[HintRequest, bool]], alice: User
 ) -> None:
