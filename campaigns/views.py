@@ -599,8 +599,9 @@ def member_change(request: HttpRequest, group_id: int, member_id: int) -> HttpRe
             services.change_role(group, membership, form.cleaned_data["role"])
     except CampaignError as error:
         messages.error(request, error.message)
-    if membership.user_id == request.user.pk and "remove" in request.POST:
-        return redirect("dashboard")
+    else:  # who left the group can no longer see it; a refusal is shown where it was asked
+        if membership.user_id == request.user.pk and "remove" in request.POST:
+            return redirect("dashboard")
     return redirect("campaigns:members", group.pk)
 
 

@@ -328,3 +328,25 @@ def test_the_bgstats_start_player_skips_attempts_without_an_opener(
     services.record_attempt(campaign, alice, "1-1", "passed", 3, session=session, opener=cleo)
     play = exports.bgstats_play(session)
     assert [p["name"] for p in play["players"] if p["startPlayer"]] == ["Cleo"]
+
+
+# --- members -------------------------------------------------------------------------------
+
+
+def test_the_last_owner_leaving_is_refused_on_the_members_page(
+    group: Group, as_role: AsRole, alice: Any
+) -> None:
+    owner = group.memberships.get(user=alice)
+    response = as_role("owner").post(page(group, f"members/{owner.pk}/"), {"remove": "1"})
+    assert response.status_code == 302 and response.url == page(group, "members/")
+    assert group.memberships.filter(user=alice).exists()
+
+
+def test_an_owner_who_leaves_goes_to_the_dashboard(
+    group: Group, as_role: AsRole, alice: Any, bob: Any
+) -> None:
+    group.memberships.filter(user=bob).update(role="owner")
+    owner = group.memberships.get(user=alice)
+    response = as_role("owner").post(page(group, f"members/{owner.pk}/"), {"remove": "1"})
+    assert response.status_code == 302 and response.url == "/"
+    assert not group.memberships.filter(user=alice).exists()
