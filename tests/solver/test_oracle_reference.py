@@ -366,6 +366,14 @@ def passing_games(draw: Any) -> tuple[Clock, Deal]:
             values = sorted(sum(c.value for c in g) for g in groups)
             if len(set(values)) == 6:
                 rules.append({"kind": kind})
+        elif kind == "first_cards" and not any(r["kind"] == kind for r in rules):
+            # Any seat may open: its first card and the next seat's first card (from the
+            # hand, the set of 4 with 2 players) name the two segments.
+            opener = draw(st.integers(0, players - 1))
+            first = draw(st.sampled_from(the_deal.hands[opener]))
+            second = draw(st.sampled_from(the_deal.hands[(opener + 1) % players]))
+            where = {card: s for s, group in enumerate(segments, start=1) for card in group}
+            rules.append({"kind": kind, "segments": [where[first], where[second]]})
     clock = Clock.from_json({"id": "2-1", "start": start, "cap": None, "rules": rules})
     assert passes(clock, layout)
     return clock, the_deal
