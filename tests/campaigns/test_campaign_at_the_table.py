@@ -338,7 +338,7 @@ def test_the_last_owner_leaving_is_refused_on_the_members_page(
 ) -> None:
     owner = group.memberships.get(user=alice)
     response = as_role("owner").post(page(group, f"members/{owner.pk}/"), {"remove": "1"})
-    assert response.status_code == 302 and response.url == page(group, "members/")
+    assert response.status_code == 302 and response["Location"] == page(group, "members/")
     assert group.memberships.filter(user=alice).exists()
 
 
@@ -348,5 +348,5 @@ def test_an_owner_who_leaves_goes_to_the_dashboard(
     group.memberships.filter(user=bob).update(role="owner")
     owner = group.memberships.get(user=alice)
     response = as_role("owner").post(page(group, f"members/{owner.pk}/"), {"remove": "1"})
-    assert response.status_code == 302 and response.url == "/"
+    assert response.status_code == 302 and response["Location"] == "/"
     assert not group.memberships.filter(user=alice).exists()
