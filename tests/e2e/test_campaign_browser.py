@@ -51,3 +51,36 @@ def test_one_tap_records_and_updates_the_group_page_in_place(
     screenshot(page, "group-phone-390x844")
     page.set_viewport_size({"width": 1280, "height": 900})
     screenshot(page, "group-desktop-1280x900")
+
+
+def test_without_javascript_a_dutch_table_saves_its_session_and_logs_it_to_bg_stats(
+    browser: Any, live_server: Any, screenshot: Any
+) -> None:
+    alice = User.objects.create_user("alice", password="password")
+    group = services.create_group(alice, "Dinsdag", ["Ann", "Ben", "Cleo"])
+    context = browser.new_context(
+        java_script_enabled=False, viewport={"width": 390, "height": 844}, locale="nl-NL"
+    )
+    context.add_cookies([{"name": "django_language", "value": "nl", "url": live_server.url}])
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.fill("#id_username", "alice")
+        page.fill("#id_password", "password")
+        page.click("main button[type=submit]")
+        page.goto(f"{live_server.url}/groups/{group.pk}/")
+        page.click("button[value=failed]")  # a plain form post, then a redirect
+        page.wait_for_url(f"{live_server.url}/groups/{group.pk}/")
+        session = group.current_campaign().sessions.get()
+        page.goto(f"{live_server.url}/groups/{group.pk}/sessions/{session.pk}/")
+        page.check("text=Ann")
+        page.check("text=Ben")
+        page.click("main form button[type=submit]")  # the date is left as it was shown
+        page.wait_for_url(f"{live_server.url}/groups/{group.pk}/sessions/{session.pk}/")
+        session.refresh_from_db()
+        assert session.players.count() == 2
+        link = page.get_attribute("a[href^='https://app.bgstatsapp.com/createPlay.html']", "href")
+        assert link is not None and "Ann" in link
+        screenshot(page, "session-nojs-nl-390x844")
+    finally:
+        context.close()
