@@ -45,7 +45,7 @@ from campaigns.forms import (
     TranscriptionForm,
     add_service_error,
 )
-from campaigns.models import MAX_BONUS_TOKENS, Group, Membership, Player, Session
+from campaigns.models import MAX_BONUS_TOKENS, Attempt, Group, Membership, Player, Session
 from campaigns.services import CampaignError
 from campaigns.stats import bar_chart, statistics
 from rules.clock import Clock
@@ -427,7 +427,11 @@ def clock_page(request: HttpRequest, group_id: int, clock_id: str) -> HttpRespon
     kind = clock_state(state, clock_id) if clock_id in state.by_id else "locked"
     hidden = kind == "locked" and request.GET.get("spoilers") != "1"
     clock, version = services.clock_for_group(group, clock_id)
-    attempts = campaign.attempts.filter(clock_id=clock_id).select_related("opener", "session")
+    # Every attempt of the group's history at this clock: a new campaign does not erase what
+    # the table already tried here (earlier campaigns' rows are marked).
+    attempts = Attempt.objects.filter(campaign__group=group, clock_id=clock_id).select_related(
+        "opener", "session"
+    )
     return render(
         request,
         "campaigns/clock.html",
@@ -442,6 +446,7 @@ def clock_page(request: HttpRequest, group_id: int, clock_id: str) -> HttpRespon
             "rules_text": [] if hidden else clock.describe(_lang()),
             "state_label": state_labels().get(kind, ""),
             "attempts": attempts.order_by("id"),
+            "campaign": campaign,
             "versions": group.transcriptions.filter(clock_id=clock_id),
         },
     )

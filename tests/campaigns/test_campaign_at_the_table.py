@@ -350,3 +350,17 @@ def test_an_owner_who_leaves_goes_to_the_dashboard(
     response = as_role("owner").post(page(group, f"members/{owner.pk}/"), {"remove": "1"})
     assert response.status_code == 302 and response["Location"] == "/"
     assert not group.memberships.filter(user=alice).exists()
+
+
+# --- the clock page ------------------------------------------------------------------------
+
+
+def test_the_clock_page_keeps_attempts_of_earlier_campaigns(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed")
+    client.post(page(group, "settings/"), {"kind": "normal", "start_chapter": 1, "confirm": "on"})
+    assert group.current_campaign() != campaign
+    body = client.get(page(group, "clocks/1-1/")).content.decode()
+    assert "earlier campaign" in body and "No attempt at this clock yet." not in body
