@@ -479,7 +479,10 @@ def transcribe(request: HttpRequest, group_id: int, clock_id: str) -> HttpRespon
                 index = request.POST.get("remove", "")
                 if index.isdigit() and int(index) < len(rules):
                     rules.pop(int(index))
-            elif request.POST.get("action") == "add":
+            elif request.POST.get("action") == "add" or (
+                # Save with a rule still in "Add a rule" saves it too, rather than drop it.
+                request.POST.get("action") == "save" and new_kind in RULE_KINDS
+            ):
                 try:
                     rules.append(rule_from_params(new_kind, request.POST).to_json())
                     new_kind = ""
@@ -503,7 +506,12 @@ def transcribe(request: HttpRequest, group_id: int, clock_id: str) -> HttpRespon
                 draft = Clock.from_json(form.definition(clock_id))
             except RulesError as error:
                 add_service_error(form, error)
-    if request.method == "POST" and request.POST.get("action") == "save" and draft is not None:
+    if (
+        request.method == "POST"
+        and request.POST.get("action") == "save"
+        and draft is not None
+        and new_rule_error is None
+    ):
         row = services.transcribe(group, clock_id, draft.to_json(), request.user)  # type: ignore[arg-type]
         messages.success(request, _("Saved as version %(version)d.") % {"version": row.version})
         if request.htmx:  # type: ignore[attr-defined]

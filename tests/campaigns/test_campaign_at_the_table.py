@@ -364,3 +364,23 @@ def test_the_clock_page_keeps_attempts_of_earlier_campaigns(
     assert group.current_campaign() != campaign
     body = client.get(page(group, "clocks/1-1/")).content.decode()
     assert "earlier campaign" in body and "No attempt at this clock yet." not in body
+
+
+def test_saving_with_a_rule_still_in_add_a_rule_saves_that_rule_too(
+    group: Group, as_role: AsRole
+) -> None:
+    response = as_role("owner").post(
+        page(group, "clocks/1-2/edit/"),
+        {"start": 1, "new_kind": "card_count", "p_segment": 6, "p_count": 3, "action": "save"},
+    )
+    assert response.status_code == 302
+    saved = group.transcriptions.get(clock_id="1-2")
+    assert saved.definition["rules"] == [{"kind": "card_count", "segment": 6, "count": 3}]
+
+
+def test_saving_with_a_bad_rule_in_add_a_rule_saves_nothing(group: Group, as_role: AsRole) -> None:
+    response = as_role("owner").post(
+        page(group, "clocks/1-2/edit/"),
+        {"start": 1, "new_kind": "forbidden_values", "p_values": "3, x", "action": "save"},
+    )
+    assert response.status_code == 400 and not group.transcriptions.exists()
