@@ -295,10 +295,13 @@ def sessions(request: HttpRequest, group_id: int) -> HttpResponse:
     form = SessionForm(request.POST or None, group=group, initial={"date": timezone.localdate()})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        # A tap before anyone said who is playing starts an empty session for the day; fill
-        # that one in rather than split the evening's attempts over two sessions.
+        # A tap before anyone said who is playing starts an empty session for the day, and a
+        # double tap on "Start session" would start two: fill in the day's session that has
+        # no players or no attempts yet rather than split the evening over two sessions.
         session = (
-            campaign.sessions.filter(date=data["date"], players__isnull=True)
+            campaign.sessions.filter(date=data["date"])
+            .filter(Q(players__isnull=True) | Q(attempts__isnull=True))
+            .distinct()
             .order_by("-id")
             .first()
         )

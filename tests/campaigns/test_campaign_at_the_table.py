@@ -179,13 +179,24 @@ def test_starting_tonights_session_fills_the_one_a_tap_already_started(
     assert session.attempts.count() == 1 and session.players.count() == 3
 
 
-def test_a_second_session_on_a_day_with_players_is_a_new_session(
+def test_a_double_tap_on_start_session_starts_one_session(
     group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     ann = group.players.get(name="Ann")
     for _ in range(2):
         client.post(page(group, "sessions/"), {"date": "2026-11-27", "players": [ann.pk]})
+    assert campaign.sessions.count() == 1
+
+
+def test_a_second_session_after_a_played_one_on_the_same_day_is_new(
+    group: Group, campaign: Campaign, alice: Any, as_role: AsRole
+) -> None:
+    played = evening(group, alice, ["failed"])
+    ann = group.players.get(name="Ann")
+    as_role("owner").post(
+        page(group, "sessions/"), {"date": played.date.isoformat(), "players": [ann.pk]}
+    )
     assert campaign.sessions.count() == 2
 
 
