@@ -50,18 +50,19 @@ def statistics(campaign: Campaign) -> Statistics:
 
 
 def bar_chart(
-    bars: list[tuple[str, float, str]],
+    bars: list[tuple[str, float | None, str]],
     title: str,
     width: int = 640,
     height: int = 180,
     top: float | None = None,
     unit: str = "",
 ) -> SafeString:
-    """An accessible SVG bar chart: ``bars`` are (label, value, text shown on hover).
+    """An accessible SVG bar chart: ``bars`` are (label, value, text shown on hover); a
+    value of None (nothing to measure, e.g. a rate of no attempts) draws no bar and "—".
     ``top`` is the value of a full-height bar (100 for a percentage; else the largest
     value). With a dozen bars or fewer each bar carries its value, since a phone has no
     hover to show it."""
-    top = top or max((value for _, value, _ in bars), default=0) or 1
+    top = top or max((value or 0 for _, value, _ in bars), default=0) or 1
     gap = 2
     slot = width / max(len(bars), 1)
     plot = height - 30
@@ -73,16 +74,17 @@ def bar_chart(
         f'<line x1="0" y1="{plot}" x2="{width}" y2="{plot}" class="axis"/>',
     ]
     for index, (label, value, hover) in enumerate(bars):
-        h = round((plot - headroom) * min(value, top) / top, 1)
+        h = round((plot - headroom) * min(value or 0, top) / top, 1)
         x = round(index * slot + gap / 2, 1)
         parts.append(
             f'<rect x="{x}" y="{plot - h}" width="{round(slot - gap, 1)}" height="{h}" '
             f'class="bar"><title>{escape(hover)}</title></rect>'
         )
         if headroom:
+            shown = "—" if value is None else f"{round(value)}{escape(unit)}"
             parts.append(
                 f'<text x="{round(x + (slot - gap) / 2, 1)}" y="{round(plot - h - 3, 1)}" '
-                f'text-anchor="middle" class="value">{round(value)}{escape(unit)}</text>'
+                f'text-anchor="middle" class="value">{shown}</text>'
             )
         if len(bars) <= 12 or index % 4 == 0:
             parts.append(

@@ -703,7 +703,7 @@ def stats_page(request: HttpRequest, group_id: int) -> HttpResponse:
         [
             (
                 _("%(n)d players") % {"n": n},
-                (p / a * 100) if a else 0,
+                (p / a * 100) if a else None,
                 _("%(passed)d of %(attempts)d passed") % {"passed": p, "attempts": a},
             )
             for n, (a, p) in numbers.by_players.items()

@@ -395,3 +395,8 @@ def test_saving_with_a_bad_rule_in_add_a_rule_saves_nothing(group: Group, as_rol
         {"start": 1, "new_kind": "forbidden_values", "p_values": "3, x", "action": "save"},
     )
     assert response.status_code == 400 and not group.transcriptions.exists()
+
+
+def test_a_rate_of_no_attempts_is_a_dash_not_zero_percent() -> None:
+    svg = bar_chart([("3", None, ""), ("4", 50, "")], "Rate", top=100, unit=" %")
+    assert ">—</text>" in svg and ">0 %</text>" not in svg
