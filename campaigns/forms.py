@@ -90,13 +90,28 @@ class LayoutCheckForm(forms.Form):
     layout = forms.CharField(max_length=1000, required=False)
 
 
+class PlayerChoices(forms.ModelMultipleChoiceField):
+    """Players by id; an id no database integer can hold is an invalid choice (the
+    database would otherwise refuse the query with a server error)."""
+
+    def clean(self, value: Any) -> Any:
+        for pk in value or ():
+            if not str(pk).isdigit() or int(pk) >= 2**63:
+                raise forms.ValidationError(
+                    self.error_messages["invalid_choice"],
+                    code="invalid_choice",
+                    params={"value": pk},
+                )
+        return super().clean(value)
+
+
 class SessionForm(forms.Form):
     # A date input takes ISO dates whatever the language (Dutch or Japanese formats would
     # leave it empty and the session could not be saved).
     date = forms.DateField(
         label=_("Date"), widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
     )
-    players = forms.ModelMultipleChoiceField(
+    players = PlayerChoices(
         label=_("Who was there"),
         queryset=Player.objects.none(),
         required=False,

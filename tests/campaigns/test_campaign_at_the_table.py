@@ -400,3 +400,13 @@ def test_saving_with_a_bad_rule_in_add_a_rule_saves_nothing(group: Group, as_rol
 def test_a_rate_of_no_attempts_is_a_dash_not_zero_percent() -> None:
     svg = bar_chart([("3", None, ""), ("4", 50, "")], "Rate", top=100, unit=" %")
     assert ">—</text>" in svg and ">0 %</text>" not in svg
+
+
+@pytest.mark.parametrize("player", ["99999999999999999999", "x", "-1"])
+def test_a_session_with_an_impossible_player_id_is_a_form_error(
+    group: Group, as_role: AsRole, player: str
+) -> None:
+    response = as_role("owner").post(
+        page(group, "sessions/"), {"date": "2026-11-27", "players": [player]}
+    )
+    assert response.status_code == 400 and response.context["form"].has_error("players")
