@@ -60,13 +60,14 @@ def bar_chart(
     """An accessible SVG bar chart: ``bars`` are (label, value, text shown on hover); a
     value of None (nothing to measure, e.g. a rate of no attempts) draws no bar and "—".
     ``top`` is the value of a full-height bar (100 for a percentage; else the largest
-    value). With a dozen bars or fewer each bar carries its value, since a phone has no
-    hover to show it."""
+    value). Bars carry their values, since a phone has no hover to show them (of many
+    bars, only those above zero)."""
     top = top or max((value or 0 for _, value, _ in bars), default=0) or 1
     gap = 2
     slot = width / max(len(bars), 1)
     plot = height - 30
-    headroom = 14 if len(bars) <= 12 else 0  # room for the value above the tallest bar
+    headroom = 14  # room for the value above the tallest bar
+    few = len(bars) <= 12  # many bars (a clock each) carry a value only where there is one
     parts = [
         f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
         f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
@@ -80,7 +81,7 @@ def bar_chart(
             f'<rect x="{x}" y="{plot - h}" width="{round(slot - gap, 1)}" height="{h}" '
             f'class="bar"><title>{escape(hover)}</title></rect>'
         )
-        if headroom:
+        if few or value:
             shown = "—" if value is None else f"{round(value)}{escape(unit)}"
             parts.append(
                 f'<text x="{round(x + (slot - gap) / 2, 1)}" y="{round(plot - h - 3, 1)}" '

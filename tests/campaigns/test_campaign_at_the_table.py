@@ -410,3 +410,10 @@ def test_a_session_with_an_impossible_player_id_is_a_form_error(
         page(group, "sessions/"), {"date": "2026-11-27", "players": [player]}
     )
     assert response.status_code == 400 and response.context["form"].has_error("players")
+
+
+def test_of_many_bars_only_those_above_zero_carry_a_value() -> None:
+    bars: list[tuple[str, float | None, str]] = [(str(i), 0, "") for i in range(40)]
+    bars[1] = ("1", 5, "")
+    svg = bar_chart(bars, "Attempts per clock")
+    assert svg.count('class="value"') == 1 and ">5</text>" in svg
