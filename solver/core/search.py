@@ -152,12 +152,12 @@ def _h_genes() -> Genes:
 
 
 # Where long searches ended (effort 10, seed 0, base clock, face-up = players, 2026-11-30,
-# started from the previous priors): the quick search starts here so that a few seconds
-# land near what a long search finds. Fresh-deal pass rates: 0.696, 0.591, 0.541.
+# each started from the previous priors): the quick search starts here so that a few
+# seconds land near what a long search finds. Fresh-deal pass rates: 0.70, 0.64, 0.58.
 _PRIORS: dict[int, Genes] = {
-    2: Genes((6.4, 10.9), (18.3, 23.6), 3, 0.873, 0.481, 3.45, 4.63, 1),
-    3: Genes((6.0, 9.8), (18.1, 23.8), 3, 0.748, 0.29, 3.05, 2.81, 1, 8.0, 0.3),
-    4: Genes((5.1, 9.7), (18.8, 23.6), 3, 0.856, 0.355, 3.37, 3.18, 1, 8.0, 0.5),
+    2: Genes((6.6, 10.5), (19.0, 23.6), 3, 0.877, 0.438, 3.37, 4.66, 1),
+    3: Genes((6.2, 9.8), (18.3, 24.0), 3, 0.782, 0.21, 3.52, 2.69, 1, 9.0, 0.266),
+    4: Genes((5.6, 9.6), (18.2, 24.0), 3, 0.869, 0.33, 2.89, 3.15, 1, 9.0, 0.429),
 }
 
 
