@@ -46,10 +46,12 @@ class ForbiddenValues(Rule):
             raise RulesError("'values' lists each forbidden value once.", "values")
 
     def _offender(self, resolution: Resolution) -> str | None:
-        for card in resolution.layout.segments[self.segment - 1]:
-            if card.value in self.values:
-                return str(card)
-        return None
+        """The lowest forbidden card there (card order, not the order they were listed in,
+        so the verdict is the same however a segment's cards were written)."""
+        offenders = [
+            c for c in resolution.layout.segments[self.segment - 1] if c.value in self.values
+        ]
+        return str(min(offenders)) if offenders else None
 
     def holds(self, resolution: Resolution) -> bool:
         return self._offender(resolution) is None
