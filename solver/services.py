@@ -428,8 +428,10 @@ def run(hint_id: int, task_id: str, redelivered: bool = False) -> None:
             odds_samples=hint.odds_samples,
         )
     except SoftTimeLimitExceeded:
-        # The signal may have interrupted a query: start from a fresh connection.
-        connection.close()
+        # The signal may have interrupted a query: go on with a fresh connection (a worker
+        # runs in autocommit; inside a transaction, closing is not ours to do).
+        if not connection.in_atomic_block:
+            connection.close()
         if best[0] is None:
             _fail(mine, Failure.TIME_LIMIT, "Soft time limit before any plan was found.")
             return

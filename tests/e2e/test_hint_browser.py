@@ -24,7 +24,7 @@ DESKTOP = {"width": 1280, "height": 900}
 @pytest.fixture
 def table(celery_worker: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Group]:
     """Alice's group of three; a solver slow enough to watch its progress."""
-    settings.HINT_EFFORT = 0.6
+    settings.HINT_EFFORT = 2.0  # several seconds: the progress bar is seen moving
     settings.HINT_ODDS_SAMPLES = 300
     monkeypatch.setattr(services, "PROGRESS_EVERY", 0.2)
     alice = User.objects.create_user("alice", password="password")
@@ -46,7 +46,7 @@ def test_tapping_the_cards_shows_live_progress_then_the_plan(
     log_in(page, live_server)
     page.goto(f"{live_server.url}/hints/new/?group={group.pk}")
     page.click("label.chip:has-text('4 players')")  # htmx redraws the seats
-    page.wait_for_function("document.querySelectorAll('input[name=moon]').length === 12")
+    page.wait_for_function("document.querySelectorAll('#seats .seat').length === 4")
     assert page.input_value("input[name=face_up]") == "4"
     for key in ("1.2", "2.0", "2.1", "3.1", "3.2", "4.0"):  # SSM/MMS/SMM/MSS
         page.click(f"label.tap-card:has(input[value='{key}'])")
