@@ -51,21 +51,6 @@ _T: dict[str, dict[str, str]] = {
     "moons": {"en": "{n} Moons", "nl": "{n} manen", "ja": "月{n}枚"},
     "moon": {"en": "one Moon", "nl": "één maan", "ja": "月1枚"},
     "exactly": {"en": "exactly {what}", "nl": "precies {what}", "ja": "ちょうど{what}"},
-    "count": {
-        "en": "Segment {s} takes exactly {n} cards.",
-        "nl": "Segment {s} krijgt precies {n} kaarten.",
-        "ja": "区画{s}にはちょうど{n}枚。",
-    },
-    "range": {
-        "en": "Segment {s} must end between {lo} and {hi}.",
-        "nl": "Segment {s} moet tussen {lo} en {hi} uitkomen.",
-        "ja": "区画{s}は{lo}から{hi}の間に。",
-    },
-    "first": {
-        "en": "The first card goes to segment {a}, the second to segment {b}.",
-        "nl": "De eerste kaart gaat naar segment {a}, de tweede naar segment {b}.",
-        "ja": "最初のカードは区画{a}、2枚目は区画{b}へ。",
-    },
     "belief": {
         "en": "A face-down card counts as about {pct}% of what its segment still needed, "
         "plus the rest of an average card.",
@@ -178,15 +163,13 @@ def plan_words(
             sentences.append(say("owner", lang, who=who, holding=held, s=segment, need=need))
         else:
             sentences.append(say("owner_plain", lang, who=who, s=segment))
-    for p in rule_params(clock):
-        kind = p.get("kind")
-        if kind == "card_count":
-            sentences.append(say("count", lang, s=p["segment"], n=p["count"]))
-        elif kind == "value_range":
-            sentences.append(say("range", lang, s=p["segment"], lo=p["min"], hi=p["max"]))
-        elif kind == "first_cards":
-            a, b = p["segments"]
-            sentences.append(say("first", lang, a=a, b=b))
+    # Every other special rule in the rule kind's own words (so new kinds need nothing here);
+    # a colour rule with an owner was said in the owner's sentence already.
+    for special in clock.rules:
+        params = special.to_json()
+        if params.get("kind") == "colours" and int(params["segment"]) in plan.owners:
+            continue
+        sentences.append(special.describe(lang))
     # One sentence per distinct band: "On segments 4, 5 and 6, play cards of 8 or more."
     by_band: dict[tuple[int, int], list[int]] = {}
     for segment in order:

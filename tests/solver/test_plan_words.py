@@ -32,7 +32,7 @@ def test_the_owner_of_a_colour_rule_is_told_by_name() -> None:
     plan = baseline_plan(clock, seats, 3)
     words = plan_words(plan, clock, seats, 3, "en", names=["Ann", "Bea", "Cas"])
     assert "Bea, you hold 2 Suns: segment 1 is yours (exactly one Sun)" in words
-    assert "Segment 6 takes exactly 3 cards." in words
+    assert "Segment 6 must hold exactly 3 cards." in words
 
 
 @pytest.mark.parametrize("lang", ["en", "nl", "ja"])
