@@ -417,3 +417,12 @@ def test_of_many_bars_only_those_above_zero_carry_a_value() -> None:
     bars[1] = ("1", 5, "")
     svg = bar_chart(bars, "Attempts per clock")
     assert svg.count('class="value"') == 1 and ">5</text>" in svg
+
+
+def test_the_confirmation_box_is_shown_while_a_campaign_is_in_progress(
+    group: Group, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed")
+    body = client.get(page(group, "settings/")).content.decode()
+    assert re.search(r'<label class="check" for="id_confirm"><input type="checkbox"', body)
