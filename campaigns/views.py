@@ -455,6 +455,11 @@ def clock_page(request: HttpRequest, group_id: int, clock_id: str) -> HttpRespon
     )
 
 
+def _same_face(a: Clock, b: Clock) -> bool:
+    """The same hand, limit and special rules (what a new version would change)."""
+    return (a.start, a.cap, a.rules) == (b.start, b.cap, b.rules)
+
+
 def _rules_text(rules: list[dict[str, Any]]) -> str:
     return "\n".join(json.dumps(rule, ensure_ascii=False) for rule in rules)
 
@@ -515,8 +520,16 @@ def transcribe(request: HttpRequest, group_id: int, clock_id: str) -> HttpRespon
         and draft is not None
         and new_rule_error is None
     ):
-        row = services.transcribe(group, clock_id, draft.to_json(), request.user)  # type: ignore[arg-type]
-        messages.success(request, _("Saved as version %(version)d.") % {"version": row.version})
+        latest = group.transcriptions.filter(clock_id=clock_id).order_by("-version").first()
+        saved = Clock.from_json(latest.definition) if latest else None
+        if latest and saved and _same_face(saved, draft):  # a double tap, or nothing changed
+            messages.info(
+                request,
+                _("Nothing changed: still version %(version)d.") % {"version": latest.version},
+            )
+        else:
+            row = services.transcribe(group, clock_id, draft.to_json(), request.user)  # type: ignore[arg-type]
+            messages.success(request, _("Saved as version %(version)d.") % {"version": row.version})
         if request.htmx:  # type: ignore[attr-defined]
             return HttpResponseClientRedirect(reverse("campaigns:clock", args=[group.pk, clock_id]))
         return redirect("campaigns:clock", group.pk, clock_id)

@@ -426,3 +426,22 @@ def test_the_confirmation_box_is_shown_while_a_campaign_is_in_progress(
     tap(client, group, "failed")
     body = client.get(page(group, "settings/")).content.decode()
     assert re.search(r'<label class="check" for="id_confirm"><input type="checkbox"', body)
+
+
+def test_a_double_tap_on_save_makes_one_version(group: Group, as_role: AsRole) -> None:
+    client = as_role("owner")
+    rule = '{"kind": "card_count", "segment": 6, "count": 3}'
+    for _ in range(2):
+        response = client.post(
+            page(group, "clocks/1-2/edit/"),
+            {"start": 1, "cap_lifted": "on", "rules": rule, "action": "save"},
+        )
+        assert response.status_code == 302
+    assert group.transcriptions.filter(clock_id="1-2").count() == 1
+
+
+def test_saving_a_changed_clock_makes_a_new_version(group: Group, as_role: AsRole) -> None:
+    client = as_role("owner")
+    for start in (1, 2):
+        client.post(page(group, "clocks/1-2/edit/"), {"start": start, "action": "save"})
+    assert group.transcriptions.filter(clock_id="1-2").count() == 2
