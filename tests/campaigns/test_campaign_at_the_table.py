@@ -445,3 +445,12 @@ def test_saving_a_changed_clock_makes_a_new_version(group: Group, as_role: AsRol
     for start in (1, 2):
         client.post(page(group, "clocks/1-2/edit/"), {"start": start, "action": "save"})
     assert group.transcriptions.filter(clock_id="1-2").count() == 2
+
+
+def test_the_attempts_per_clock_chart_scrolls_sideways_on_a_phone(
+    group: Group, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed")
+    body = client.get(page(group, "statistics/")).content.decode()
+    assert '<div class="chart-scroll"><svg class="chart"' in body
