@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from rules.layout import Layout, Move
 from solver.core import compiled_kernel as kernel
 from solver.core.compiled import SEGMENT, SEGMENTS, CompiledClock, compile_clock
 
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
     from rules.cards import Card
     from rules.clock import Clock
     from rules.deals import Deal
-    from rules.layout import Layout, Move
     from rules.seats import Seats
 
 
@@ -96,8 +96,6 @@ class Oracle:
                 if int(chosen[k]) >> i & 1:
                     segment_of[cards[i]] = segment
         moves = _move_order(self.compiled, deal, segment_of, opener)
-        from rules.layout import Layout
-
         return Witness(Layout.from_moves(moves), moves, opener)
 
 
@@ -137,8 +135,6 @@ def _move_order(
     from the set of 4). With a first_cards rule, the opener's first card is one of its hand
     cards on the rule's first segment and the next seat's first card one on the second.
     """
-    from rules.layout import Move
-
     players = deal.players
     queues: list[list[Card]] = [list(deal.hands[p]) + list(deal.extras[p]) for p in range(players)]
     first_a, first_b = (int(x) for x in compiled.globals[:2])
