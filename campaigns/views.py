@@ -56,6 +56,10 @@ from rules.kinds import RULE_KINDS
 from rules.layout import parse_layout
 from rules.svg import clock_svg
 
+# An invite link opened before logging in: kept in the session until the dashboard's offer
+# is taken up (sign-up lands on the dashboard, whatever ``next`` said).
+INVITE_SESSION_KEY = "campaigns_invite"
+
 
 def _lang() -> str:
     lang = (get_language() or "en")[:2]
@@ -96,11 +100,17 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         state = services.campaign_state(campaign)
         last = campaign.sessions.order_by("-date", "-id").first()
         rows.append({"membership": membership, "state": state, "last_session": last})
+    # An invite opened before logging in or signing up, not taken up yet.
+    token = request.session.get(INVITE_SESSION_KEY)
+    invite = Group.objects.filter(invite_token=token).first() if token else None
+    if invite is not None and memberships.filter(group=invite).exists():
+        request.session.pop(INVITE_SESSION_KEY, None)
+        invite = None
     status = 400 if form.errors else 200
     return render(
         request,
         "campaigns/dashboard.html",
-        {"rows": rows, "form": form, "import_form": ImportForm()},
+        {"rows": rows, "form": form, "import_form": ImportForm(), "invite": invite},
         status=status,
     )
 
@@ -634,13 +644,20 @@ def member_change(request: HttpRequest, group_id: int, member_id: int) -> HttpRe
     return redirect("campaigns:members", group.pk)
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def join(request: HttpRequest, token: str) -> HttpResponse:
-    """The invite link: GET asks, POST joins as a member."""
+    """The invite link: GET asks, POST joins as a member. A friend without an account is
+    asked to log in or sign up; the invite is kept in their session, and the dashboard
+    offers it again after they sign up (sign-up does not follow ``next``)."""
     group = get_object_or_404(Group, invite_token=token)
+    if not request.user.is_authenticated:
+        request.session[INVITE_SESSION_KEY] = token
+        if request.method == "POST":
+            return redirect(f"{reverse('login')}?next={request.path}")
+        return render(request, "campaigns/join.html", {"group": group, "anonymous": True})
     if request.method == "POST":
-        services.join_by_token(request.user, token)  # type: ignore[arg-type]
+        services.join_by_token(request.user, token)
+        request.session.pop(INVITE_SESSION_KEY, None)
         return redirect("campaigns:group", group.pk)
     return render(request, "campaigns/join.html", {"group": group})
 

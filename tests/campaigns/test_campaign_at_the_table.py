@@ -454,3 +454,42 @@ def test_the_attempts_per_clock_chart_scrolls_sideways_on_a_phone(
     tap(client, group, "failed")
     body = client.get(page(group, "statistics/")).content.decode()
     assert '<div class="chart-scroll"><svg class="chart"' in body
+
+
+# --- invite links for friends without an account -------------------------------------------
+
+
+def test_an_invite_opened_logged_out_names_the_group_and_offers_sign_up(group: Group) -> None:
+    body = Client().get(f"/join/{group.invite_token}/").content.decode()
+    assert "Tuesday table" in body and 'href="/accounts/signup/"' in body
+    assert f'href="/accounts/login/?next=/join/{group.invite_token}/"' in body
+
+
+def test_after_signing_up_the_dashboard_offers_the_invite(group: Group) -> None:
+    client = Client()
+    client.get(f"/join/{group.invite_token}/")
+    password = "a-long-enough-passphrase-9"
+    client.post(
+        "/accounts/signup/", {"username": "erin", "password1": password, "password2": password}
+    )
+    body = client.get("/").content.decode()
+    assert "You were invited to join “Tuesday table”." in body
+    assert f'action="/join/{group.invite_token}/"' in body
+
+
+def test_joining_from_the_dashboard_invite_clears_it(group: Group) -> None:
+    client = Client()
+    client.get(f"/join/{group.invite_token}/")
+    password = "a-long-enough-passphrase-9"
+    client.post(
+        "/accounts/signup/", {"username": "erin", "password1": password, "password2": password}
+    )
+    client.post(f"/join/{group.invite_token}/")
+    assert group.memberships.filter(user__username="erin", role="member").exists()
+    assert "You were invited" not in client.get("/").content.decode()
+
+
+def test_a_logged_out_post_to_an_invite_asks_to_log_in(group: Group) -> None:
+    response = Client().post(f"/join/{group.invite_token}/")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+    assert not group.memberships.filter(user__username="erin").exists()
