@@ -84,3 +84,21 @@ def test_a_bad_clock_file_is_one_line_on_stderr_and_exit_two(tmp_path: Path) -> 
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
+
+
+def test_a_first_cards_clock_says_its_odds_are_sampled(tmp_path: Path) -> None:
+    clock = tmp_path / "clock.json"
+    clock.write_text(
+        json.dumps(
+            {
+                "id": "2-1",
+                "start": 1,
+                "cap": 24,
+                "rules": [
+                    {"kind": "first_cards", "segments": [1, 2]},
+                ],
+            }
+        )  # fmt: skip
+    )
+    text = _odds("--clock-file", str(clock), "--colours", "SSM/MMS/SMS/MSM")
+    assert "estimated from 100,000 deals" in text and "so the odds are sampled" in text

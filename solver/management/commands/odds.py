@@ -82,6 +82,10 @@ class Command(BaseCommand):
             else f"estimated from {result.deals:,} deals, 95% {result.interval[0]:.4f}–"
             f"{result.interval[1]:.4f}"
         )
+        if not result.exact and samples is None:
+            # Only a rule about who plays first makes the default answer a sample.
+            how += "; the first-cards rule depends on who holds which card, so the odds are sampled"
+
         self.stdout.write(
             f"Odds {result.odds:.4f} that the cards at {seats.format()} can pass clock "
             f"{clock.name} with every card visible ({how})."
