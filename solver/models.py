@@ -196,6 +196,7 @@ class HintRequest(models.Model):
 
 
 _ROUND = re.compile(r"round (\d+) of (\d+)")
+_TUNING = re.compile(r"fine-tuning (\d+) of (\d+)")
 
 
 def stage_label(status: str, stage: str) -> str:
@@ -214,8 +215,14 @@ def stage_label(status: str, stage: str) -> str:
             _("Racing plans, round %(round)s of %(rounds)s")
             % {"round": match.group(1), "rounds": match.group(2)}
         )
+    match = _TUNING.search(stage)
+    if match:
+        return str(
+            _("Fine-tuning the best plan, step %(step)s of %(steps)s")
+            % {"step": match.group(1), "steps": match.group(2)}
+        )
     if stage.startswith("fresh"):
         return str(_("Checking the best plan on fresh deals"))
     if stage.startswith("odds"):
         return str(_("Working out the odds"))
-    return str(_("Starting"))
+    return str(_("Starting") if stage in ("", "search") else _("Searching for a plan"))

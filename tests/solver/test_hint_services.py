@@ -506,5 +506,11 @@ def test_the_periodic_tasks_are_scheduled() -> None:
 def test_stage_labels_are_translated_words() -> None:
     hint = HintRequest(status=Status.RUNNING, stage="round 2 of 4")
     assert hint.stage_display() == "Racing plans, round 2 of 4"
+    hint.stage = "fine-tuning 3 of 56"
+    assert hint.stage_display() == "Fine-tuning the best plan, step 3 of 56"
+    hint.stage = "fresh deals: baseline"
+    assert hint.stage_display() == "Checking the best plan on fresh deals"
     hint.stage = "odds: deciding 853,776 value sets"
     assert hint.stage_display() == "Working out the odds"
+    hint.stage = "something new"
+    assert hint.stage_display() == "Searching for a plan"
