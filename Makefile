@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint format messages clean bench
+.PHONY: install run test lint format messages clean bench lock
 
 MO := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 
@@ -44,6 +44,12 @@ messages: install
 
 bench: install
 	$(BIN)/python -m solver.bench
+
+# Re-pin every dependency (needs network): the full lock for .venv, the production lock for images.
+lock: install
+	$(BIN)/python -m pip install --quiet uv==0.13.9
+	$(BIN)/uv pip compile pyproject.toml --extra dev --python-version 3.12 -o requirements.lock -q
+	$(BIN)/uv pip compile pyproject.toml --python-version 3.12 -o requirements-prod.lock -q
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .pytest_cache .ruff_cache
