@@ -19,6 +19,7 @@ pages = [
     path(group + "clocks/<str:clock_id>/edit/", views.transcribe, name="transcribe"),
     path(group + "members/", views.members, name="members"),
     path(group + "members/<int:member_id>/", views.member_change, name="member"),
+    path(group + "players/<int:player_id>/", views.player_change, name="player"),
     path(group + "settings/", views.settings_page, name="settings"),
     path(group + "statistics/", views.stats_page, name="stats"),
     path(group + "export.json", views.export_json, name="export_json"),

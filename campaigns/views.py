@@ -17,7 +17,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -45,7 +45,15 @@ from campaigns.forms import (
     TranscriptionForm,
     add_service_error,
 )
-from campaigns.models import MAX_BONUS_TOKENS, Attempt, Group, Membership, Player, Session
+from campaigns.models import (
+    MAX_BONUS_TOKENS,
+    NAME_LENGTH,
+    Attempt,
+    Group,
+    Membership,
+    Player,
+    Session,
+)
 from campaigns.services import CampaignError
 from campaigns.stats import bar_chart, statistics
 from rules.clock import Clock
@@ -615,6 +623,7 @@ def members(request: HttpRequest, group_id: int) -> HttpResponse:
             "form": form,
             "player_form": player_form,
             "players": group.players.all(),
+            "name_length": NAME_LENGTH,
             "invite": invite,
             "roles": RoleForm.base_fields["role"].choices,  # type: ignore[attr-defined]
         },
@@ -641,6 +650,39 @@ def member_change(request: HttpRequest, group_id: int, member_id: int) -> HttpRe
     else:  # who left the group can no longer see it; a refusal is shown where it was asked
         if membership.user_id == request.user.pk and "remove" in request.POST:
             return redirect("dashboard")
+    return redirect("campaigns:members", group.pk)
+
+
+@login_required
+@require_POST
+def player_change(request: HttpRequest, group_id: int, player_id: int) -> HttpResponse:
+    """Owners correct a player's name (``name``) or remove (``remove``) a player who never
+    played: a player in a session or who opened an attempt is part of the history."""
+    group = services.get_group_for_user(request, group_id, owner=True)
+    player = get_object_or_404(Player, pk=player_id, group=group)
+    if "remove" in request.POST:
+        if player.sessions.exists() or player.openings.exists():
+            messages.error(
+                request,
+                _("%(name)s has played with you: the history keeps them.") % {"name": player},
+            )
+        else:
+            player.delete()
+        return redirect("campaigns:members", group.pk)
+    form = PlayerForm(request.POST)
+    if form.is_valid():
+        player.name = form.cleaned_data["name"]
+        try:
+            with transaction.atomic():
+                player.save(update_fields=["name"])
+        except IntegrityError:
+            messages.error(request, _("This player is already listed."))
+        else:
+            messages.success(request, _("Name saved."))
+    else:
+        messages.error(
+            request, _("A player's name has 1 to %(max)d characters.") % {"max": NAME_LENGTH}
+        )
     return redirect("campaigns:members", group.pk)
 
 

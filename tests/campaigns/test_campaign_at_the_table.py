@@ -493,3 +493,50 @@ def test_a_logged_out_post_to_an_invite_asks_to_log_in(group: Group) -> None:
     response = Client().post(f"/join/{group.invite_token}/")
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
     assert not group.memberships.filter(user__username="erin").exists()
+
+
+# --- players at the table ------------------------------------------------------------------
+
+
+def test_owners_correct_a_players_name(group: Group, as_role: AsRole) -> None:
+    ann = group.players.get(name="Ann")
+    response = as_role("owner").post(page(group, f"players/{ann.pk}/"), {"name": "Anne"})
+    ann.refresh_from_db()
+    assert response.status_code == 302 and ann.name == "Anne"
+
+
+def test_a_rename_to_a_listed_name_is_refused(group: Group, as_role: AsRole) -> None:
+    ann = group.players.get(name="Ann")
+    client = as_role("owner")
+    client.post(page(group, f"players/{ann.pk}/"), {"name": "Ben"})
+    ann.refresh_from_db()
+    assert ann.name == "Ann"
+    assert "This player is already listed." in client.get(page(group, "members/")).content.decode()
+
+
+def test_a_player_who_never_played_can_be_removed(group: Group, as_role: AsRole) -> None:
+    cleo = group.players.get(name="Cleo")
+    as_role("owner").post(page(group, f"players/{cleo.pk}/"), {"remove": "1"})
+    assert not group.players.filter(name="Cleo").exists()
+
+
+def test_a_player_in_a_session_stays_in_the_history(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    cleo = group.players.get(name="Cleo")
+    services.start_session(campaign, [cleo])
+    as_role("owner").post(page(group, f"players/{cleo.pk}/"), {"remove": "1"})
+    assert group.players.filter(name="Cleo").exists()
+
+
+@pytest.mark.parametrize(("role", "status"), [("member", 403), ("viewer", 403), ("outsider", 404)])
+def test_only_owners_change_players(group: Group, as_role: AsRole, role: str, status: int) -> None:
+    ann = group.players.get(name="Ann")
+    response = as_role(role).post(page(group, f"players/{ann.pk}/"), {"name": "Anne"})
+    ann.refresh_from_db()
+    assert response.status_code == status and ann.name == "Ann"
+
+
+def test_changing_a_player_needs_a_post(group: Group, as_role: AsRole) -> None:
+    ann = group.players.get(name="Ann")
+    assert as_role("owner").get(page(group, f"players/{ann.pk}/")).status_code == 405
