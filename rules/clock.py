@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rules.errors import RulesError
+from rules.errors import Phrase, RulesError
 from rules.i18n import say
 from rules.kinds import Rule, rule_from_json
 from rules.layout import check_segment
@@ -46,30 +46,24 @@ class Clock:
     def __post_init__(self) -> None:
         if self.id == REBIRTH:
             if self.chapter is not None or self.number is not None:
-                raise RulesError("The Rebirth clock has no chapter and number.", "chapter")
+                raise RulesError.from_wording(_REBIRTH_NUMBERED, "chapter")
         else:
             match = _ID_RE.fullmatch(self.id) if isinstance(self.id, str) else None
             if match is None:
-                raise RulesError(
-                    f"{self.id!r} is not a clock id: use chapter-clock like 1-1 … 10-4, "
-                    "or rebirth.",
-                    "id",
-                )
+                raise RulesError.from_wording(_NOT_AN_ID, "id", id=self.id)
             if (self.chapter, self.number) != (int(match[1]), int(match[2])):
-                raise RulesError(
-                    f"Clock {self.id} is chapter {match[1]}, clock {match[2]}: "
-                    "'chapter' and 'number' must agree with the id.",
-                    "chapter",
+                raise RulesError.from_wording(
+                    _ID_DISAGREES, "chapter", id=self.id, chapter=match[1], number=match[2]
                 )
         check_segment(self.start, "start")
         if self.cap is not None and (
             isinstance(self.cap, bool) or not isinstance(self.cap, int) or self.cap < 1
         ):
-            raise RulesError(f"'cap' is 24 or null (no limit), not {self.cap!r}.", "cap")
+            raise RulesError.from_wording(_CAP, "cap", cap=self.cap)
         if not isinstance(self.transcribed, bool):
-            raise RulesError("'transcribed' is true or false.", "transcribed")
+            raise RulesError.from_wording(_TRANSCRIBED, "transcribed")
         if not all(isinstance(rule, Rule) for rule in self.rules):
-            raise RulesError("'rules' holds rule objects.", "rules")
+            raise RulesError.from_wording(_RULE_OBJECTS, "rules")
         _check_card_bounds(self.rules)
 
     @property
@@ -82,29 +76,28 @@ class Clock:
         """Build from the public JSON object; RulesError (with ``field``) for any breach of the
         schema: missing or unknown keys, wrong types, unknown rule kinds, bad parameters."""
         if not isinstance(data, Mapping):
-            raise RulesError("A clock definition is a JSON object.")
+            raise RulesError.from_wording(_NOT_AN_OBJECT)
         unknown = sorted(set(data) - set(_KEYS))
         if unknown:
-            raise RulesError(
-                f"A clock definition has no key {unknown[0]!r}; its keys are: {', '.join(_KEYS)}.",
-                unknown[0],
+            raise RulesError.from_wording(
+                _UNKNOWN_KEY, unknown[0], key=unknown[0], keys=", ".join(_KEYS)
             )
         for key in ("id", "rules"):
             if key not in data:
-                raise RulesError(f"A clock definition needs {key!r}.", key)
+                raise RulesError.from_wording(_MISSING_KEY, key, key=key)
         clock_id = data["id"]
         if not isinstance(clock_id, str):
-            raise RulesError("'id' is a string like \"1-1\".", "id")
+            raise RulesError.from_wording(_ID_TYPE, "id")
         match = _ID_RE.fullmatch(clock_id)
         # chapter/number may be left out: they follow from the id.
         chapter = data.get("chapter", int(match[1]) if match else None)
         number = data.get("number", int(match[2]) if match else None)
         for key, value in (("chapter", chapter), ("number", number)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-                raise RulesError(f"{key!r} is a whole number.", key)
+                raise RulesError.from_wording(_WHOLE_NUMBER, key, key=key)
         raw_rules = data["rules"]
         if not isinstance(raw_rules, list):
-            raise RulesError("'rules' is a list of rule objects.", "rules")
+            raise RulesError.from_wording(_RULES_LIST, "rules")
         rules = []
         for index, raw in enumerate(raw_rules):
             try:
@@ -157,6 +150,108 @@ _UNKNOWN = {
 }
 _NONE = {"en": "No special rules.", "nl": "Geen bijzondere regels.", "ja": "特別ルールなし。"}
 
+_REBIRTH_NUMBERED = {
+    "en": "The Rebirth clock has no chapter and number.",
+    "nl": "De Rebirth-klok heeft geen hoofdstuk en nummer.",
+    "ja": "リバースの時計盤には章と番号がありません。",
+}
+_NOT_AN_ID = {
+    "en": "{id!r} is not a clock id: use chapter-clock like 1-1 … 10-4, or rebirth.",
+    "nl": "{id!r} is geen klok-id: gebruik hoofdstuk-klok zoals 1-1 … 10-4, of rebirth.",
+    "ja": "{id!r}は時計盤のIDではありません。1-1〜10-4のように「章-番号」と書くか、"
+    "rebirthと書いてください。",
+}
+_ID_DISAGREES = {
+    "en": "Clock {id} is chapter {chapter}, clock {number}: "
+    "'chapter' and 'number' must agree with the id.",
+    "nl": "Klok {id} is hoofdstuk {chapter}, klok {number}: "
+    "'chapter' en 'number' moeten met de id overeenkomen.",
+    "ja": "時計盤{id}は第{chapter}章の{number}番です。「chapter」と「number」は"
+    "IDと一致しなければなりません。",
+}
+_CAP = {
+    "en": "'cap' is 24 or null (no limit), not {cap!r}.",
+    "nl": "'cap' is 24 of null (geen limiet), niet {cap!r}.",
+    "ja": "「cap」は24かnull（上限なし）です（{cap!r}ではありません）。",
+}
+_TRANSCRIBED = {
+    "en": "'transcribed' is true or false.",
+    "nl": "'transcribed' is true of false.",
+    "ja": "「transcribed」はtrueかfalseです。",
+}
+_RULE_OBJECTS = {
+    "en": "'rules' holds rule objects.",
+    "nl": "'rules' bevat regelobjecten.",
+    "ja": "「rules」にはルールのオブジェクトが入ります。",
+}
+_NOT_AN_OBJECT = {
+    "en": "A clock definition is a JSON object.",
+    "nl": "Een klokdefinitie is een JSON-object.",
+    "ja": "時計盤の定義はJSONオブジェクトです。",
+}
+_UNKNOWN_KEY = {
+    "en": "A clock definition has no key {key!r}; its keys are: {keys}.",
+    "nl": "Een klokdefinitie heeft geen sleutel {key!r}; de sleutels zijn: {keys}.",
+    "ja": "時計盤の定義にキー「{key}」はありません。キーは{keys}です。",
+}
+_MISSING_KEY = {
+    "en": "A clock definition needs {key!r}.",
+    "nl": "Een klokdefinitie heeft {key!r} nodig.",
+    "ja": "時計盤の定義には「{key}」が必要です。",
+}
+_ID_TYPE = {
+    "en": "'id' is a string like \"1-1\".",
+    "nl": "'id' is een tekst zoals \"1-1\".",
+    "ja": '「id」は"1-1"のような文字列です。',
+}
+_WHOLE_NUMBER = {
+    "en": "{key!r} is a whole number.",
+    "nl": "{key!r} is een geheel getal.",
+    "ja": "「{key}」は整数です。",
+}
+_RULES_LIST = {
+    "en": "'rules' is a list of rule objects.",
+    "nl": "'rules' is een lijst van regelobjecten.",
+    "ja": "「rules」はルールのオブジェクトのリストです。",
+}
+_CONTRADICT = {
+    "en": "The rules of segment {segment} contradict each other: no number of cards "
+    "keeps them all.",
+    "nl": "De regels van segment {segment} spreken elkaar tegen: geen enkel aantal kaarten "
+    "voldoet aan allemaal.",
+    "ja": "第{segment}区画のルールが互いに矛盾しています。すべてを満たすカードの枚数がありません。",
+}
+_TOO_MANY_CARDS = {
+    "en": "The rules ask for more than the 12 cards in play.",
+    "nl": "De regels vragen om meer dan de 12 kaarten in het spel.",
+    "ja": "ルールが、使われる12枚より多くのカードを必要としています。",
+}
+_JSON_TOO_LONG = {
+    "en": "The clock definition is far too long to be a clock.",
+    "nl": "De klokdefinitie is veel te lang voor een klok.",
+    "ja": "時計盤の定義としては長すぎます。",
+}
+_NOT_JSON = {
+    "en": "The clock definition is not valid JSON: {msg} (line {line}, column {column}).",
+    "nl": "De klokdefinitie is geen geldige JSON: {msg} (regel {line}, kolom {column}).",
+    "ja": "時計盤の定義が正しいJSONではありません：{msg}（{line}行目、{column}列目）。",
+}
+_FILE_TOO_LARGE = {
+    "en": "{path} is far too large to be a clock definition.",
+    "nl": "{path} is veel te groot voor een klokdefinitie.",
+    "ja": "{path}は時計盤の定義としては大きすぎます。",
+}
+_UNREADABLE = {
+    "en": "Cannot read the clock file {path}: {reason}.",
+    "nl": "Kan het klokbestand {path} niet lezen: {reason}.",
+    "ja": "時計盤のファイル{path}を読めません：{reason}。",
+}
+_NOT_UTF8 = Phrase(
+    en="not readable as UTF-8 text",
+    nl="niet leesbaar als UTF-8-tekst",
+    ja="UTF-8のテキストとして読めません",
+)
+
 
 def _check_card_bounds(rules: tuple[Rule, ...]) -> None:
     """Reject rules that no layout could keep together, e.g. exactly 1 and at least 3 cards
@@ -168,28 +263,22 @@ def _check_card_bounds(rules: tuple[Rule, ...]) -> None:
             old_low, old_high = bounds[segment]
             new = (max(old_low, low), min(old_high, high))
             if new[0] > new[1]:
-                raise RulesError(
-                    f"The rules of segment {segment} contradict each other: no number of cards "
-                    "keeps them all.",
-                    "rules",
-                )
+                raise RulesError.from_wording(_CONTRADICT, "rules", segment=segment)
             bounds[segment] = new
     if sum(low for low, _ in bounds.values()) > 12:
-        raise RulesError("The rules ask for more than the 12 cards in play.", "rules")
+        raise RulesError.from_wording(_TOO_MANY_CARDS, "rules")
 
 
 def clock_from_json_text(text: str) -> Clock:
     """Parse a clock definition from JSON text (a file or an upload): RulesError when it is
     not JSON, too long, or breaks the schema."""
     if len(text) > MAX_CLOCK_JSON_CHARS:
-        raise RulesError("The clock definition is far too long to be a clock.", "clock")
+        raise RulesError.from_wording(_JSON_TOO_LONG, "clock")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise RulesError(
-            f"The clock definition is not valid JSON: {error.msg} "
-            f"(line {error.lineno}, column {error.colno}).",
-            "clock",
+        raise RulesError.from_wording(
+            _NOT_JSON, "clock", msg=error.msg, line=error.lineno, column=error.colno
         ) from None
     return Clock.from_json(data)
 
@@ -199,11 +288,11 @@ def load_clock(path: str | Path) -> Clock:
     path = Path(path)
     try:
         if path.stat().st_size > MAX_CLOCK_JSON_CHARS * 4:
-            raise RulesError(f"{path} is far too large to be a clock definition.", "clock_file")
+            raise RulesError.from_wording(_FILE_TOO_LARGE, "clock_file", path=path)
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or "not readable as UTF-8 text"
-        raise RulesError(f"Cannot read the clock file {path}: {reason}.", "clock_file") from None
+        reason = getattr(error, "strerror", None) or _NOT_UTF8
+        raise RulesError.from_wording(_UNREADABLE, "clock_file", path=path, reason=reason) from None
     return clock_from_json_text(text)
 
 

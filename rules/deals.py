@@ -25,14 +25,14 @@ class Deal:
     def __post_init__(self) -> None:
         players = len(self.hands)
         if players not in SEAT_SIZES or len(self.extras) != players:
-            raise RulesError("A deal is for 2, 3 or 4 seats.", "deal")
+            raise RulesError.from_wording(_DEAL_SEATS, "deal")
         sizes = SEAT_SIZES[players]
         for hand, extra in zip(self.hands, self.extras, strict=True):
             if (len(hand), len(extra)) != sizes:
-                raise RulesError(f"With {players} players a seat holds {sizes} cards.", "deal")
+                raise RulesError.from_wording(_DEAL_SIZES, "deal", players=players, sizes=sizes)
         cards = self.cards
         if len(set(cards)) != len(cards):
-            raise RulesError("A deal cannot hold the same card twice.", "deal")
+            raise RulesError.from_wording(_DEAL_TWICE, "deal")
 
     @property
     def players(self) -> int:
@@ -74,7 +74,7 @@ def deal(players: int, rng: random.Random) -> Deal:
     """Shuffle the 24 cards and deal 12: 3 each to 4 players, 4 each to 3, and to 2 players
     a set of 4 and a set of 2 each. Deterministic for a seeded ``rng``."""
     if players not in SEAT_SIZES:
-        raise RulesError("Take Time is played by 2, 3 or 4 players.", "players")
+        raise RulesError.from_wording(_PLAYERS, "players")
     hand_size, extra_size = SEAT_SIZES[players]
     cards = rng.sample(DECK, 12)
     hands, extras = [], []
@@ -100,3 +100,25 @@ def deal_for_colours(seats: Seats, rng: random.Random) -> Deal:
     hands = tuple(draw(seat.hand) for seat in seats.seats)
     extras = tuple(draw(seat.extra) for seat in seats.seats)
     return Deal(hands, extras)
+
+
+_DEAL_SEATS = {
+    "en": "A deal is for 2, 3 or 4 seats.",
+    "nl": "Een deling is voor 2, 3 of 4 stoelen.",
+    "ja": "配り方は2〜4席分です。",
+}
+_DEAL_SIZES = {
+    "en": "With {players} players a seat holds {sizes} cards.",
+    "nl": "Met {players} spelers heeft een stoel {sizes} kaarten.",
+    "ja": "{players}人プレイでは1席のカードは{sizes}枚です。",
+}
+_DEAL_TWICE = {
+    "en": "A deal cannot hold the same card twice.",
+    "nl": "Een deling kan niet twee keer dezelfde kaart bevatten.",
+    "ja": "同じカードを2回配ることはできません。",
+}
+_PLAYERS = {
+    "en": "Take Time is played by 2, 3 or 4 players.",
+    "nl": "Take Time speel je met 2, 3 of 4 spelers.",
+    "ja": "Take Timeは2〜4人で遊びます。",
+}

@@ -14,11 +14,17 @@ LANGUAGES = ("en", "nl", "ja")
 
 Wording = Mapping[str, str]
 
+_UNKNOWN_LANGUAGE = {
+    "en": "Unknown language {lang!r}: use one of en, nl, ja.",
+    "nl": "Onbekende taal {lang!r}: gebruik en, nl of ja.",
+    "ja": "不明な言語{lang!r}です。en、nl、jaのいずれかを使ってください。",
+}
+
 
 def check_lang(lang: str) -> str:
     """Return ``lang`` if it is one of LANGUAGES, else raise RulesError."""
     if lang not in LANGUAGES:
-        raise RulesError(f"Unknown language {lang!r}: use one of en, nl, ja.", "lang")
+        raise RulesError.from_wording(_UNKNOWN_LANGUAGE, "lang", lang=lang)
     return lang
 
 

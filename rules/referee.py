@@ -93,7 +93,7 @@ def check_move(
     """
     players = seats.players
     if not 0 <= seat_index < players:
-        raise RulesError(f"There is no seat {seat_index + 1} at a {players}-player table.", "seat")
+        raise RulesError.from_wording(_NO_SEAT, "seat", seat=seat_index + 1, players=players)
     played = len(moves_so_far)
     if played >= 12:
         return say(_DONE, lang)
@@ -103,10 +103,10 @@ def check_move(
         opener = seat_index if opener is None else opener
     elif opener is None:
         if not isinstance(seats, Deal):
-            raise RulesError("The referee needs the opener once moves are made.", "opener")
+            raise RulesError.from_wording(_NEEDS_OPENER, "opener")
         opener = seats.owner(moves_so_far[0].card)
         if opener is None:
-            raise RulesError(f"{moves_so_far[0].card} was not dealt.", "moves")
+            raise RulesError.from_wording(_NOT_DEALT, "moves", card=moves_so_far[0].card)
     expected = seat_to_play(opener, played, players)
     if seat_index != expected:
         return say(_TURN, lang, expected=expected + 1, seat=seat_index + 1)
@@ -148,3 +148,20 @@ def check_move(
             if reason is not None:
                 return reason
     return None
+
+
+_NO_SEAT = {
+    "en": "There is no seat {seat} at a {players}-player table.",
+    "nl": "Er is geen stoel {seat} aan een tafel met {players} spelers.",
+    "ja": "{players}人プレイのテーブルに{seat}番目の席はありません。",
+}
+_NEEDS_OPENER = {
+    "en": "The referee needs the opener once moves are made.",
+    "nl": "De scheidsrechter moet weten wie begon zodra er zetten zijn gedaan.",
+    "ja": "手が進んだ後は、審判には最初に置いた席が必要です。",
+}
+_NOT_DEALT = {
+    "en": "{card} was not dealt.",
+    "nl": "{card} is niet gedeeld.",
+    "ja": "{card}は配られていません。",
+}

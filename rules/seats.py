@@ -20,10 +20,7 @@ MAX_COLOURS_TEXT = 200
 def _check_letters(text: str, field: str) -> None:
     bad = set(text) - {"S", "M"}
     if bad:
-        raise RulesError(
-            f"Colours are written with S (Sun) and M (Moon) only, not {''.join(sorted(bad))!r}.",
-            field,
-        )
+        raise RulesError.from_wording(_LETTERS, field, letters="".join(sorted(bad)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,19 +64,16 @@ class Seats:
     def __post_init__(self) -> None:
         players = len(self.seats)
         if players not in SEAT_SIZES:
-            raise RulesError(
-                f"Colours must describe 2, 3 or 4 seats separated by '/', not {players}.",
-                "colours",
-            )
+            raise RulesError.from_wording(_SEAT_COUNT, "colours", players=players)
         hand_size, extra_size = SEAT_SIZES[players]
         for number, seat in enumerate(self.seats, start=1):
             if (len(seat.hand), len(seat.extra)) != (hand_size, extra_size):
-                raise RulesError(_size_message(players, number, seat), "colours")
+                raise _size_error(players, number, seat)
         suns = sum(seat.suns for seat in self.seats)
         moons = sum(seat.moons for seat in self.seats)
         # With the sizes above the table holds 12 cards; the deck has only 12 of each colour.
         if suns > 12 or moons > 12:
-            raise RulesError("The deck has only 12 Sun and 12 Moon cards.", "colours")
+            raise RulesError.from_wording(_DECK, "colours")
 
     @property
     def players(self) -> int:
@@ -101,22 +95,56 @@ class Seats:
         return self.format()
 
 
-def _size_message(players: int, number: int, seat: Seat) -> str:
+def _size_error(players: int, number: int, seat: Seat) -> RulesError:
     if players == 2:
-        return (
-            f"With 2 players each seat holds a set of 4 and a set of 2, written like SSMM+SM; "
-            f"seat {number} is {seat.format()!r}."
-        )
+        return RulesError.from_wording(_TWO_SIZES, "colours", number=number, seat=seat.format())
     hand_size = SEAT_SIZES[players][0]
     if seat.extra:
-        return (
-            f"Only 2-player seats have a set of 2 ('+'); with {players} players "
-            f"seat {number} holds {hand_size} cards."
+        return RulesError.from_wording(
+            _NO_EXTRA, "colours", players=players, number=number, size=hand_size
         )
-    return (
-        f"With {players} players each seat holds {hand_size} cards; "
-        f"seat {number} holds {len(seat.hand)}."
+    return RulesError.from_wording(
+        _SIZE, "colours", players=players, size=hand_size, number=number, held=len(seat.hand)
     )
+
+
+_LETTERS = {
+    "en": "Colours are written with S (Sun) and M (Moon) only, not {letters!r}.",
+    "nl": "Kleuren schrijf je alleen met S (zon) en M (maan), niet met {letters!r}.",
+    "ja": "色はS（太陽）とM（月）だけで書きます（「{letters}」は使えません）。",
+}
+_SEAT_COUNT = {
+    "en": "Colours must describe 2, 3 or 4 seats separated by '/', not {players}.",
+    "nl": "De kleuren moeten 2, 3 of 4 stoelen beschrijven, gescheiden door '/', niet {players}.",
+    "ja": "色は「/」で区切って2〜4席分を書いてください（{players}席ではありません）。",
+}
+_DECK = {
+    "en": "The deck has only 12 Sun and 12 Moon cards.",
+    "nl": "Het spel heeft maar 12 zonkaarten en 12 maankaarten.",
+    "ja": "山札には太陽のカードと月のカードが12枚ずつしかありません。",
+}
+_TWO_SIZES = {
+    "en": "With 2 players each seat holds a set of 4 and a set of 2, written like SSMM+SM; "
+    "seat {number} is {seat!r}.",
+    "nl": "Met 2 spelers heeft elke stoel een set van 4 en een set van 2, geschreven als "
+    "SSMM+SM; stoel {number} is {seat!r}.",
+    "ja": "2人プレイでは各席に4枚のセットと2枚のセットがあり、SSMM+SMのように書きます。"
+    "{number}番目の席は「{seat}」です。",
+}
+_NO_EXTRA = {
+    "en": "Only 2-player seats have a set of 2 ('+'); with {players} players "
+    "seat {number} holds {size} cards.",
+    "nl": "Alleen stoelen bij 2 spelers hebben een set van 2 ('+'); met {players} spelers "
+    "heeft stoel {number} {size} kaarten.",
+    "ja": "2枚のセット（「+」）があるのは2人プレイの席だけです。{players}人プレイでは"
+    "{number}番目の席のカードは{size}枚です。",
+}
+_SIZE = {
+    "en": "With {players} players each seat holds {size} cards; seat {number} holds {held}.",
+    "nl": "Met {players} spelers heeft elke stoel {size} kaarten; stoel {number} heeft er {held}.",
+    "ja": "{players}人プレイでは各席のカードは{size}枚ですが、"
+    "{number}番目の席には{held}枚あります。",
+}
 
 
 def parse_colours(text: str) -> Seats:
@@ -126,19 +154,40 @@ def parse_colours(text: str) -> Seats:
     cards, with a sentence saying what is wrong.
     """
     if len(text) > MAX_COLOURS_TEXT:
-        raise RulesError("The colours are far too long: 12 letters S or M are expected.", "colours")
+        raise RulesError.from_wording(_COLOURS_TOO_LONG, "colours")
     compact = "".join(text.split()).upper()
     if not compact:
-        raise RulesError("The colours are empty: write them like SSM/MMS/SMMS.", "colours")
+        raise RulesError.from_wording(_COLOURS_EMPTY, "colours")
     seats = []
     for group in compact.split("/"):
         hand, plus, extra = group.partition("+")
         if plus and (not extra or "+" in extra):
-            raise RulesError(
-                f"A 2-player seat is a set of 4 and a set of 2 joined by one '+', not {group!r}.",
-                "colours",
-            )
+            raise RulesError.from_wording(_PLUS, "colours", group=group)
         if not hand:
-            raise RulesError("A seat has no cards: check the '/' separators.", "colours")
+            raise RulesError.from_wording(_EMPTY_SEAT, "colours")
         seats.append(Seat(hand, extra))
     return Seats(tuple(seats))
+
+
+_COLOURS_TOO_LONG = {
+    "en": "The colours are far too long: 12 letters S or M are expected.",
+    "nl": "De kleuren zijn veel te lang: er worden 12 letters S of M verwacht.",
+    "ja": "色が長すぎます。SかMの12文字を入力してください。",
+}
+_COLOURS_EMPTY = {
+    "en": "The colours are empty: write them like SSM/MMS/SMMS.",
+    "nl": "De kleuren zijn leeg: schrijf ze als SSM/MMS/SMMS.",
+    "ja": "色が空です。SSM/MMS/SMMSのように書いてください。",
+}
+_PLUS = {
+    "en": "A 2-player seat is a set of 4 and a set of 2 joined by one '+', not {group!r}.",
+    "nl": "Een stoel bij 2 spelers is een set van 4 en een set van 2, verbonden door één '+', "
+    "niet {group!r}.",
+    "ja": "2人プレイの席は、4枚のセットと2枚のセットを1つの「+」でつないで書きます"
+    "（「{group}」ではありません）。",
+}
+_EMPTY_SEAT = {
+    "en": "A seat has no cards: check the '/' separators.",
+    "nl": "Een stoel heeft geen kaarten: controleer de scheidingstekens '/'.",
+    "ja": "カードのない席があります。区切りの「/」を確認してください。",
+}

@@ -18,7 +18,7 @@ from rules.clock import Clock
 from rules.errors import RulesError
 from rules.i18n import check_lang, join_numbers, say
 from rules.kinds import Resolution
-from rules.layout import Layout
+from rules.layout import TWELVE_CARDS, Layout
 from rules.verdict import Verdict, Violation
 
 __all__ = ["Verdict", "Violation", "passes", "reading_order", "validate"]
@@ -105,9 +105,7 @@ def validate(clock: Clock, layout: Layout, lang: str = "en") -> Verdict:
     """
     check_lang(lang)
     if not layout.complete:
-        raise RulesError(
-            f"A layout has exactly 12 cards; this one has {len(layout.cards)}.", "layout"
-        )
+        raise RulesError.from_wording(TWELVE_CARDS, "layout", count=len(layout.cards))
     order = reading_order(clock.start)
     sums = layout.sums
     values = tuple(sums[segment - 1] for segment in order)

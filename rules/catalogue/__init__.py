@@ -27,7 +27,7 @@ def _catalogue() -> dict[str, Clock]:
     for clock_id in CLOCK_IDS:
         clock = load_clock(FOLDER / f"{clock_id}.json")
         if clock.id != clock_id:  # a file copied without editing its id
-            raise RulesError(f"{clock_id}.json defines clock {clock.id}.", "catalogue")
+            raise RulesError.from_wording(_WRONG_FILE, "catalogue", file=clock_id, id=clock.id)
         clocks[clock_id] = clock
     return clocks
 
@@ -43,5 +43,17 @@ def get_clock(clock_id: str) -> Clock:
     key = clock_id.strip().lower() if isinstance(clock_id, str) else clock_id
     clock = _catalogue().get(key)
     if clock is None:
-        raise RulesError(f"Unknown clock {clock_id!r}: clocks are 1-1 … 10-4 and rebirth.", "clock")
+        raise RulesError.from_wording(_UNKNOWN_CLOCK, "clock", id=clock_id)
     return clock
+
+
+_WRONG_FILE = {
+    "en": "{file}.json defines clock {id}.",
+    "nl": "{file}.json definieert klok {id}.",
+    "ja": "{file}.jsonは時計盤{id}を定義しています。",
+}
+_UNKNOWN_CLOCK = {
+    "en": "Unknown clock {id!r}: clocks are 1-1 … 10-4 and rebirth.",
+    "nl": "Onbekende klok {id!r}: de klokken zijn 1-1 … 10-4 en rebirth.",
+    "ja": "不明な時計盤{id!r}です。時計盤は1-1〜10-4とrebirthです。",
+}

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin, get_type_hints
 
-from rules.errors import RulesError
+from rules.errors import Phrase, RulesError
 from rules.i18n import Wording, say
 from rules.layout import Layout, Move, check_segment
 from rules.verdict import Violation
@@ -100,18 +100,18 @@ class Rule(RuleClass):
         given = {key: value for key, value in data.items() if key != "kind"}
         extra = sorted(set(given) - set(hints))
         if extra:
-            raise RulesError(
-                f"The rule {cls.kind!r} has no parameter {extra[0]!r}; "
-                f"its parameters are: {_param_list(hints)}.",
-                extra[0],
+            raise RulesError.from_wording(
+                _NO_PARAMETER, extra[0], kind=cls.kind, name=extra[0], names=_param_list(hints)
             )
         required = {f.name for f in fields(cls) if f.name in hints and not _optional(hints[f.name])}
         missing = sorted(required - set(given))
         if missing:
-            raise RulesError(
-                f"The rule {cls.kind!r} needs the parameter {missing[0]!r}; "
-                f"its parameters are: {_param_list(hints)}.",
+            raise RulesError.from_wording(
+                _NEEDS_PARAMETER,
                 missing[0],
+                kind=cls.kind,
+                name=missing[0],
+                names=_param_list(hints),
             )
         values = {key: tuple(v) if isinstance(v, list) else v for key, v in given.items()}
         return cls(**values)
@@ -240,8 +240,8 @@ def _optional(hint: Any) -> bool:
     return get_origin(hint) in (Union, types.UnionType) and type(None) in get_args(hint)
 
 
-def _param_list(hints: Mapping[str, Any]) -> str:
-    return ", ".join(hints) or "none"
+def _param_list(hints: Mapping[str, Any]) -> str | Phrase:
+    return ", ".join(hints) or Phrase(en="none", nl="geen", ja="なし")
 
 
 def _check_value(name: str, hint: Any, value: Any) -> None:
@@ -255,11 +255,15 @@ def _check_value(name: str, hint: Any, value: Any) -> None:
         _check_int(name, bounds, value)
     elif origin is Literal:
         if value not in get_args(hint):
-            choices = " or ".join(repr(arg) for arg in get_args(hint))
-            raise RulesError(f"The parameter {name!r} must be {choices}, not {value!r}.", name)
+            choices = Phrase(
+                en=" or ".join(repr(arg) for arg in get_args(hint)),
+                nl=" of ".join(repr(arg) for arg in get_args(hint)),
+                ja="か".join(f"「{arg}」" for arg in get_args(hint)),
+            )
+            raise RulesError.from_wording(_CHOICE, name, name=name, choices=choices, value=value)
     elif origin is tuple:
         if not isinstance(value, tuple):
-            raise RulesError(f"The parameter {name!r} must be a list, not {value!r}.", name)
+            raise RulesError.from_wording(_LIST, name, name=name, value=value)
         item_hint = get_args(hint)[0]
         for item in value:
             _check_value(name, item_hint, item)
@@ -272,24 +276,86 @@ def _check_int(name: str, bounds: Bounds, value: Any) -> None:
         check_segment(value, name)
         return
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(
-            f"The parameter {name!r} ({bounds.noun}) must be a whole number, not {value!r}.", name
+        raise RulesError.from_wording(
+            _WHOLE, name, name=name, noun=_NOUNS[bounds.noun], value=value
         )
     if not bounds.low <= value <= bounds.high:
-        raise RulesError(
-            f"The parameter {name!r} ({bounds.noun}) must be from {bounds.low} to {bounds.high}, "
-            f"not {value}.",
+        raise RulesError.from_wording(
+            _RANGE,
             name,
+            name=name,
+            noun=_NOUNS[bounds.noun],
+            low=bounds.low,
+            high=bounds.high,
+            value=value,
         )
 
 
 def rule_from_json(data: object) -> Rule:
     """Build any registered kind from its JSON object; RulesError for an unknown kind."""
     if not isinstance(data, Mapping):
-        raise RulesError(f"A rule is a JSON object with a 'kind', not {data!r}.")
+        raise RulesError.from_wording(_NOT_A_RULE, None, data=data)
     kind = data.get("kind")
     cls = RULE_KINDS.get(kind) if isinstance(kind, str) else None
     if cls is None:
         known = ", ".join(sorted(RULE_KINDS))
-        raise RulesError(f"Unknown rule kind {kind!r}; known kinds: {known}.", "kind")
+        raise RulesError.from_wording(_UNKNOWN_KIND, "kind", kind=kind, known=known)
     return cls.from_json(data)
+
+
+_NO_PARAMETER = {
+    "en": "The rule {kind!r} has no parameter {name!r}; its parameters are: {names}.",
+    "nl": "De regel {kind!r} heeft geen parameter {name!r}; de parameters zijn: {names}.",
+    "ja": "ルール「{kind}」にパラメータ「{name}」はありません。パラメータは{names}です。",
+}
+_NEEDS_PARAMETER = {
+    "en": "The rule {kind!r} needs the parameter {name!r}; its parameters are: {names}.",
+    "nl": "De regel {kind!r} heeft de parameter {name!r} nodig; de parameters zijn: {names}.",
+    "ja": "ルール「{kind}」にはパラメータ「{name}」が必要です。パラメータは{names}です。",
+}
+_CHOICE = {
+    "en": "The parameter {name!r} must be {choices}, not {value!r}.",
+    "nl": "De parameter {name!r} moet {choices} zijn, niet {value!r}.",
+    "ja": "パラメータ「{name}」は{choices}でなければなりません（{value!r}ではありません）。",
+}
+_LIST = {
+    "en": "The parameter {name!r} must be a list, not {value!r}.",
+    "nl": "De parameter {name!r} moet een lijst zijn, niet {value!r}.",
+    "ja": "パラメータ「{name}」はリストでなければなりません（{value!r}ではありません）。",
+}
+_WHOLE = {
+    "en": "The parameter {name!r} ({noun}) must be a whole number, not {value!r}.",
+    "nl": "De parameter {name!r} ({noun}) moet een geheel getal zijn, niet {value!r}.",
+    "ja": "パラメータ「{name}」（{noun}）は整数でなければなりません（{value!r}ではありません）。",
+}
+_RANGE = {
+    "en": "The parameter {name!r} ({noun}) must be from {low} to {high}, not {value}.",
+    "nl": "De parameter {name!r} ({noun}) moet van {low} tot en met {high} zijn, niet {value}.",
+    "ja": "パラメータ「{name}」（{noun}）は{low}から{high}まででなければなりません"
+    "（{value}ではありません）。",
+}
+_NOT_A_RULE = {
+    "en": "A rule is a JSON object with a 'kind', not {data!r}.",
+    "nl": "Een regel is een JSON-object met een 'kind', niet {data!r}.",
+    "ja": "ルールは「kind」を持つJSONオブジェクトです（{data!r}ではありません）。",
+}
+_UNKNOWN_KIND = {
+    "en": "Unknown rule kind {kind!r}; known kinds: {known}.",
+    "nl": "Onbekende regelsoort {kind!r}; bekende soorten: {known}.",
+    "ja": "不明なルールの種類{kind!r}です。使える種類：{known}。",
+}
+# The nouns of Bounds in every language (Bounds.noun is the English one).
+_NOUNS = {
+    "segment": Phrase(en="segment", nl="segment", ja="区画"),
+    "number of cards": Phrase(en="number of cards", nl="aantal kaarten", ja="カードの枚数"),
+    "card value": Phrase(en="card value", nl="kaartwaarde", ja="カードの数字"),
+    "segment value": Phrase(en="segment value", nl="segmentwaarde", ja="区画の値"),
+}
+
+
+# Shared by the kinds that count the cards at a segment.
+NEEDS_A_CARD = {
+    "en": "Every segment needs a card, so 'count' is from 1 to 12.",
+    "nl": "Elk segment heeft een kaart nodig, dus 'count' is van 1 tot en met 12.",
+    "ja": "どの区画にもカードが必要なので、「count」は1から12までです。",
+}

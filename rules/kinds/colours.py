@@ -54,9 +54,9 @@ class Colours(Rule):
 
     def check_params(self) -> None:
         if self.sun + self.moon < 1:
-            raise RulesError("Every segment needs a card, so 'sun' + 'moon' is at least 1.", "sun")
+            raise RulesError.from_wording(_AT_LEAST_ONE, "sun")
         if self.sun + self.moon > 12:
-            raise RulesError("Only 12 cards are in play, so 'sun' + 'moon' is at most 12.", "sun")
+            raise RulesError.from_wording(_AT_MOST_TWELVE, "sun")
 
     def card_bounds(self) -> dict[int, tuple[int, int]]:
         total = self.sun + self.moon
@@ -81,3 +81,15 @@ class Colours(Rule):
         if self.sun + self.moon <= 3:
             return "S" * self.sun + "M" * self.moon
         return f"{self.sun}S{self.moon}M"
+
+
+_AT_LEAST_ONE = {
+    "en": "Every segment needs a card, so 'sun' + 'moon' is at least 1.",
+    "nl": "Elk segment heeft een kaart nodig, dus 'sun' + 'moon' is minstens 1.",
+    "ja": "どの区画にもカードが必要なので、「sun」+「moon」は1以上です。",
+}
+_AT_MOST_TWELVE = {
+    "en": "Only 12 cards are in play, so 'sun' + 'moon' is at most 12.",
+    "nl": "Er zijn maar 12 kaarten in het spel, dus 'sun' + 'moon' is hoogstens 12.",
+    "ja": "使われるカードは12枚だけなので、「sun」+「moon」は12以下です。",
+}

@@ -29,13 +29,11 @@ class EqualNeighbours(Rule):
 
     def check_params(self) -> None:
         if len(self.segments) != 2:
-            raise RulesError("'segments' lists the two neighbouring segments.", "segments")
+            raise RulesError.from_wording(_TWO_SEGMENTS, "segments")
         a, b = self.segments
         # Neighbours on the clock face: 1–2, ..., 5–6 and 6–1.
         if (a - b) % 6 not in (1, 5):
-            raise RulesError(
-                f"Segments {a} and {b} are not neighbours on the clock face.", "segments"
-            )
+            raise RulesError.from_wording(_NOT_NEIGHBOURS, "segments", a=a, b=b)
 
     def holds(self, resolution: Resolution) -> bool:
         a, b = self.segments
@@ -54,3 +52,15 @@ class EqualNeighbours(Rule):
 
     def anchors(self) -> tuple[tuple[int | None, str], ...]:
         return tuple((segment, "=") for segment in self.segments)
+
+
+_TWO_SEGMENTS = {
+    "en": "'segments' lists the two neighbouring segments.",
+    "nl": "'segments' noemt de twee naburige segmenten.",
+    "ja": "「segments」には隣り合う2つの区画を書きます。",
+}
+_NOT_NEIGHBOURS = {
+    "en": "Segments {a} and {b} are not neighbours on the clock face.",
+    "nl": "De segmenten {a} en {b} liggen niet naast elkaar op de klok.",
+    "ja": "第{a}区画と第{b}区画は時計盤上で隣り合っていません。",
+}

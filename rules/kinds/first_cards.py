@@ -48,10 +48,7 @@ class FirstCards(Rule):
 
     def check_params(self) -> None:
         if len(self.segments) != 2:
-            raise RulesError(
-                "'segments' lists two segments: where the first and the second card go.",
-                "segments",
-            )
+            raise RulesError.from_wording(_TWO_SEGMENTS, "segments")
 
     def _wrong(self, moves: tuple[Move, ...]) -> int | None:
         """Index (0 or 1) of the first of the two opening moves that went elsewhere."""
@@ -103,3 +100,10 @@ class FirstCards(Rule):
 
     def anchors(self) -> tuple[tuple[int | None, str], ...]:
         return ((self.segments[0], "#1"), (self.segments[1], "#2"))
+
+
+_TWO_SEGMENTS = {
+    "en": "'segments' lists two segments: where the first and the second card go.",
+    "nl": "'segments' noemt twee segmenten: waar de eerste en de tweede kaart komen.",
+    "ja": "「segments」には2つの区画を書きます。1枚目と2枚目のカードを置く区画です。",
+}

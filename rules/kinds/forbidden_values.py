@@ -41,9 +41,9 @@ class ForbiddenValues(Rule):
 
     def check_params(self) -> None:
         if not self.values:
-            raise RulesError("'values' lists at least one forbidden value.", "values")
+            raise RulesError.from_wording(_AT_LEAST_ONE, "values")
         if len(set(self.values)) != len(self.values):
-            raise RulesError("'values' lists each forbidden value once.", "values")
+            raise RulesError.from_wording(_ONCE, "values")
 
     def _offender(self, resolution: Resolution) -> str | None:
         """The lowest forbidden card there (card order, not the order they were listed in,
@@ -65,3 +65,15 @@ class ForbiddenValues(Rule):
 
     def label(self) -> str:
         return "≠" + ",".join(str(value) for value in self.values)
+
+
+_AT_LEAST_ONE = {
+    "en": "'values' lists at least one forbidden value.",
+    "nl": "'values' noemt minstens één verboden waarde.",
+    "ja": "「values」には禁止する数字を1つ以上書きます。",
+}
+_ONCE = {
+    "en": "'values' lists each forbidden value once.",
+    "nl": "'values' noemt elke verboden waarde maar één keer.",
+    "ja": "「values」には禁止する数字をそれぞれ1回だけ書きます。",
+}

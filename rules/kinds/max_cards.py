@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from rules.errors import RulesError
 from rules.i18n import cards, say
-from rules.kinds.base import Count, Resolution, Rule, Segment, register
+from rules.kinds.base import NEEDS_A_CARD, Count, Resolution, Rule, Segment, register
 
 
 @register
@@ -30,7 +30,7 @@ class MaxCards(Rule):
 
     def check_params(self) -> None:
         if self.count < 1:
-            raise RulesError("Every segment needs a card, so 'count' is from 1 to 12.", "count")
+            raise RulesError.from_wording(NEEDS_A_CARD, "count")
 
     def card_bounds(self) -> dict[int, tuple[int, int]]:
         return {self.segment: (0, self.count)}

@@ -30,7 +30,7 @@ class MinCards(Rule):
 
     def check_params(self) -> None:
         if self.count < 1:
-            raise RulesError("'count' is from 1 to 12.", "count")
+            raise RulesError.from_wording(_COUNT, "count")
 
     def card_bounds(self) -> dict[int, tuple[int, int]]:
         return {self.segment: (self.count, 12)}
@@ -47,3 +47,10 @@ class MinCards(Rule):
 
     def label(self) -> str:
         return f"≥{self.count}"
+
+
+_COUNT = {
+    "en": "'count' is from 1 to 12.",
+    "nl": "'count' is van 1 tot en met 12.",
+    "ja": "「count」は1から12までです。",
+}

@@ -34,9 +34,7 @@ class ValueRange(Rule):
 
     def check_params(self) -> None:
         if self.min > self.max:
-            raise RulesError(
-                f"'min' ({self.min}) cannot be greater than 'max' ({self.max}).", "min"
-            )
+            raise RulesError.from_wording(_MIN_MAX, "min", min=self.min, max=self.max)
 
     def holds(self, resolution: Resolution) -> bool:
         return self.min <= resolution.layout.sums[self.segment - 1] <= self.max
@@ -47,3 +45,10 @@ class ValueRange(Rule):
 
     def label(self) -> str:
         return f"{self.min}–{self.max}"
+
+
+_MIN_MAX = {
+    "en": "'min' ({min}) cannot be greater than 'max' ({max}).",
+    "nl": "'min' ({min}) kan niet groter zijn dan 'max' ({max}).",
+    "ja": "「min」（{min}）は「max」（{max}）より大きくできません。",
+}
