@@ -292,7 +292,7 @@ def layout_check(request: Request) -> Response:
         clock = clock_from_value(data.validated_data["clock"])
         verdict = check_layout(clock, data.validated_data["layout"], _lang())
     except RulesError as error:
-        return _bad(error.field, error.message)
+        return _bad(error.field, error.in_language(_lang()))
     return Response(verdict.to_json())
 
 
@@ -605,7 +605,7 @@ def transcriptions(request: Request, group_id: int) -> Response:
     except CampaignError as error:
         return _bad(error.field, error.message)
     except RulesError as error:
-        return _bad(error.field, error.message)
+        return _bad(error.field, error.in_language(_lang()))
     return Response(TranscriptionOut(row).data, status=status.HTTP_201_CREATED)
 
 

@@ -138,4 +138,4 @@ def rule_from_params(kind: str, data: Any) -> Rule:
     try:
         return rule_from_json(rule)
     except RulesError as error:
-        raise RulesError(error.message, "new_rule") from None
+        raise error.with_field("new_rule") from None

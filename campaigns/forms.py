@@ -11,7 +11,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import NAME_LENGTH, Campaign, Group, Membership, Player
-from campaigns.services import CampaignError
+from campaigns.services import CampaignError, error_text
 from rules.catalogue import CLOCK_IDS
 from rules.errors import RulesError
 
@@ -24,7 +24,7 @@ LAYOUT_EXAMPLE = "S3 | M5 | S2 M3 | M9 | S6 S8 S1 M2 | M12 S9 M1"
 def add_service_error(form: forms.Form, error: CampaignError | RulesError) -> None:
     """Show a service's refusal at the field it names (or above the form)."""
     field = (error.field or "").split(".")[0].split("[")[0]
-    form.add_error(field if field in form.fields else None, error.message)
+    form.add_error(field if field in form.fields else None, error_text(error))
 
 
 class GroupForm(forms.Form):

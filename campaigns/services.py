@@ -27,6 +27,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpRequest
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from campaigns.models import (
@@ -61,6 +62,20 @@ class CampaignError(Exception):
         super().__init__(message)
         self.message = message
         self.field = field
+
+
+def current_lang() -> str:
+    """The active language as the rules engine names it: en, nl or ja."""
+    lang = (get_language() or "en")[:2].lower()
+    return lang if lang in ("en", "nl", "ja") else "en"
+
+
+def error_text(error: CampaignError | RulesError) -> str:
+    """What a person reads for a refusal, in the active language (a CampaignError is
+    already worded in it; a RulesError carries its wording in every language)."""
+    if isinstance(error, RulesError):
+        return error.in_language(current_lang())
+    return error.message
 
 
 # --- access -------------------------------------------------------------------------------
@@ -398,11 +413,12 @@ def judge_layout(clock: Clock, layout: str, outcome: str) -> Verdict:
     the verdict contradicts ``outcome``. A failure the engine cannot confirm (rules not
     transcribed or not checkable) is accepted: the table knows better."""
     try:
-        verdict = check_layout(clock, layout)
+        verdict = check_layout(clock, layout)  # stored with the attempt: in English
     except RulesError as error:
-        raise CampaignError(error.message, "layout") from None
+        raise CampaignError(error_text(error), "layout") from None
     if outcome == Attempt.Outcome.PASSED and not verdict.passed:
-        reasons = " ".join(v.message for v in verdict.violations)
+        shown = check_layout(clock, layout, current_lang())  # the reasons in the reader's words
+        reasons = " ".join(v.message for v in shown.violations)
         raise CampaignError(
             _("This layout fails the clock, so it cannot be recorded as passed: %(reasons)s")
             % {"reasons": reasons},

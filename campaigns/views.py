@@ -274,7 +274,7 @@ def layout_check(request: HttpRequest, group_id: int) -> HttpResponse:
             context["verdict"] = check_layout(clock, form.cleaned_data["layout"], _lang())
             context["verdict_face"] = _face(clock, parse_layout(form.cleaned_data["layout"]))
         except (CampaignError, RulesError) as error:
-            context["verdict_error"] = error.message
+            context["verdict_error"] = services.error_text(error)
     return render(request, "campaigns/group.html#verdict", context)
 
 
@@ -513,7 +513,7 @@ def transcribe(request: HttpRequest, group_id: int, clock_id: str) -> HttpRespon
                     rules.append(rule_from_params(new_kind, request.POST).to_json())
                     new_kind = ""
                 except RulesError as error:
-                    new_rule_error = error.message
+                    new_rule_error = services.error_text(error)
             data["rules"] = _rules_text(rules)
             form = TranscriptionForm(data)
     else:

@@ -131,6 +131,23 @@ def test_a_bad_clock_file_exits_2_with_the_reason(
     assert error.value.returncode == 2
 
 
+@pytest.mark.parametrize(
+    ("lang", "args", "reason"),
+    [
+        ("nl", ("1-1", PASSING.replace("S3", "S13")), "'S13' is geen kaart"),
+        ("ja", ("1-1", PASSING.replace("S3", "S13")), "'S13'はカードではありません"),
+        ("nl", ("12-1", PASSING), "Onbekende klok '12-1'"),
+        ("ja", ("1-1",), "CLOCKとLAYOUTを指定してください"),
+    ],
+)
+def test_bad_input_is_worded_in_the_language_asked(
+    lang: str, args: tuple[str, ...], reason: str
+) -> None:
+    with pytest.raises(CommandError, match=reason) as error:
+        call_command("check_layout", "--lang", lang, *args, stdout=StringIO())
+    assert error.value.returncode == 2
+
+
 def test_from_the_shell_bad_input_is_one_line_on_stderr_without_traceback() -> None:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
     command = [sys.executable, "manage.py", "check_layout"]

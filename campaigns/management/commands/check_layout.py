@@ -16,6 +16,12 @@ from rules.errors import RulesError
 from rules.i18n import LANGUAGES
 from rules.inputs import check_layout, clock_from_argument
 
+_CLOCK_AND_LAYOUT = {
+    "en": "Give a CLOCK and a LAYOUT (quote the layout).",
+    "nl": "Geef een CLOCK en een LAYOUT (zet de kaartverdeling tussen aanhalingstekens).",
+    "ja": "CLOCKとLAYOUTを指定してください（配置は引用符で囲みます）。",
+}
+
 
 class Command(BaseCommand):
     help = (
@@ -41,7 +47,7 @@ class Command(BaseCommand):
         try:
             if clock_file is None:
                 if len(words) < 2:
-                    raise RulesError("Give a CLOCK and a LAYOUT (quote the layout).")
+                    raise RulesError.from_wording(_CLOCK_AND_LAYOUT)
                 clock_id, layout_words = words[0], words[1:]
             else:
                 clock_id, layout_words = None, words
@@ -49,7 +55,7 @@ class Command(BaseCommand):
             # An unquoted move-form layout arrives as several words: join them back.
             verdict = check_layout(clock, " ".join(layout_words), options["lang"])
         except RulesError as error:
-            raise CommandError(error.message, returncode=2) from None
+            raise CommandError(error.in_language(options["lang"]), returncode=2) from None
 
         if options["json"]:
             self.stdout.write(json.dumps(verdict.to_json(), ensure_ascii=False))
