@@ -12,6 +12,7 @@ import os
 import socket
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from functools import partial
@@ -21,6 +22,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
+from django.db import OperationalError as DatabaseOperationalError
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -46,6 +48,7 @@ MAX_RUNS = 3  # a job that lost its worker this often is failed, not retried aga
 PROGRESS_EVERY = 0.5  # seconds between progress writes to the row
 RESEND_AFTER = timedelta(seconds=10)  # a queued row never handed to the broker
 RESEND_LOST_AFTER = timedelta(minutes=10)  # a queued row whose message seems lost
+DB_ATTEMPTS = 4  # bounded retries of the job's own statements on a transient DB error
 WHAT_IF_GAMES = 2000  # ~40 ms on the compiled engine; the reference engine gets 200
 
 Status = HintRequest.Status
@@ -393,11 +396,13 @@ def run(hint_id: int, task_id: str, redelivered: bool = False) -> None:
     reason. Every write is fenced by the run number, so a run that lost the row writes
     nothing.
     """
-    number = claim(hint_id, task_id, redelivered, this_process())
+    number = _with_retries(
+        lambda: claim(hint_id, task_id, redelivered, this_process()), f"hint {hint_id}: claim"
+    )
     if number is None:
         log.info("Hint %s is not queued; message %s does nothing", hint_id, task_id)
         return
-    hint = HintRequest.objects.get(pk=hint_id)
+    hint = _with_retries(lambda: HintRequest.objects.get(pk=hint_id), f"hint {hint_id}: read")
     mine = HintRequest.objects.filter(pk=hint_id, status=Status.RUNNING, runs=number)
     best: list[HintResult | None] = [None]
     last_write = [time.monotonic()]
@@ -409,9 +414,14 @@ def run(hint_id: int, task_id: str, redelivered: bool = False) -> None:
         if now - last_write[0] < PROGRESS_EVERY:
             return
         last_write[0] = now
-        updated = mine.update(
-            progress=max(0, min(int(percent), 99)), stage=stage[:100], beat_at=timezone.now()
-        )
+        try:
+            updated = mine.update(
+                progress=max(0, min(int(percent), 99)), stage=stage[:100], beat_at=timezone.now()
+            )
+        except DatabaseOperationalError as error:
+            # Progress is for the eyes: a busy database skips one write, not the job.
+            log.info("Hint %s: progress not written (%s)", hint_id, error)
+            return
         if not updated:
             raise _Abandoned
 
@@ -447,16 +457,35 @@ def run(hint_id: int, task_id: str, redelivered: bool = False) -> None:
         log.exception("Hint %s crashed", hint_id)
         _fail(mine, Failure.CRASHED, f"{type(error).__name__}: {error}")
         return
-    now = timezone.now()
-    mine.update(
-        status=Status.DONE,
-        progress=100,
-        stage="done",
-        result=result_json(result, hint.lang),
-        partial=result.partial,
-        finished_at=now,
-        beat_at=now,
-    )
+    data = result_json(result, hint.lang)
+
+    def store() -> int:
+        now = timezone.now()
+        return mine.update(
+            status=Status.DONE,
+            progress=100,
+            stage="done",
+            result=data,
+            partial=result.partial,
+            finished_at=now,
+            beat_at=now,
+        )
+
+    _with_retries(store, f"hint {hint_id}: result")
+
+
+def _with_retries[T](func: Callable[[], T], what: str) -> T:
+    """Run one statement, retrying a transient database error (a locked SQLite table, a
+    dropped connection) a few times: a failed statement changed nothing, so it is safe."""
+    for attempt in range(DB_ATTEMPTS):
+        try:
+            return func()
+        except DatabaseOperationalError as error:
+            if attempt == DB_ATTEMPTS - 1:
+                raise
+            log.warning("%s: database busy (%s); retrying", what, error)
+            time.sleep(0.5 * (attempt + 1))
+    raise AssertionError("unreachable")
 
 
 def _fail(rows: Any, failure: str, error: str) -> None:

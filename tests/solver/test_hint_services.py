@@ -405,6 +405,68 @@ def test_a_cancelled_run_stops_at_its_next_progress_write(
     assert hint.result is None
 
 
+@pytest.fixture
+def flaky_updates(monkeypatch: pytest.MonkeyPatch) -> Callable[[Callable[..., bool]], list[str]]:
+    """flaky_updates(when) makes QuerySet.update raise 'database table is locked' once for
+    the first call whose keyword arguments satisfy ``when``; returns a log of raises."""
+    from django.db import OperationalError as DatabaseOperationalError
+    from django.db.models.query import QuerySet
+
+    def install(when: Callable[..., bool]) -> list[str]:
+        raised: list[str] = []
+        real_update = QuerySet.update
+
+        def update(self: Any, **kwargs: Any) -> int:
+            if not raised and when(**kwargs):
+                raised.append("locked")
+                raise DatabaseOperationalError("database table is locked")
+            return real_update(self, **kwargs)
+
+        monkeypatch.setattr(QuerySet, "update", update)
+        monkeypatch.setattr(services.time, "sleep", lambda seconds: None)
+        return raised
+
+    return install
+
+
+def test_a_busy_database_skips_a_progress_write_not_the_job(
+    ask: Callable[..., tuple[HintRequest, bool]],
+    alice: User,
+    monkeypatch: pytest.MonkeyPatch,
+    flaky_updates: Callable[[Callable[..., bool]], list[str]],
+) -> None:
+    hint, _ = ask(alice)
+    monkeypatch.setattr(services, "PROGRESS_EVERY", 0.0)
+
+    def recommend(*args: Any, progress: Any, **kwargs: Any) -> HintResult:
+        progress(10, "search", None)
+        progress(20, "search", None)
+        return fake_result()
+
+    monkeypatch.setattr(services, "recommend", recommend)
+    raised = flaky_updates(lambda **kw: kw.get("progress") == 10)
+    services.run(hint.pk, "task-1")
+    hint.refresh_from_db()
+    assert raised == ["locked"]
+    assert hint.status == Status.DONE
+
+
+def test_the_result_write_is_retried_when_the_database_is_busy(
+    ask: Callable[..., tuple[HintRequest, bool]],
+    alice: User,
+    monkeypatch: pytest.MonkeyPatch,
+    flaky_updates: Callable[[Callable[..., bool]], list[str]],
+) -> None:
+    hint, _ = ask(alice)
+    monkeypatch.setattr(services, "recommend", lambda *args, **kwargs: fake_result())
+    raised = flaky_updates(lambda **kw: kw.get("status") == Status.DONE)
+    services.run(hint.pk, "task-1")
+    hint.refresh_from_db()
+    assert raised == ["locked"]
+    assert hint.status == Status.DONE
+    assert hint.result is not None
+
+
 def test_the_hard_limit_signal_fails_the_row(
     ask: Callable[..., tuple[HintRequest, bool]], alice: User
 ) -> None:

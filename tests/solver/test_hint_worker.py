@@ -20,6 +20,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+import kombu.pools
 import pytest
 from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
@@ -84,7 +85,7 @@ def test_a_hint_finishes_end_to_end_with_progress_rising_to_100(
             seen.append(hint.progress)
         return hint.status not in (Status.QUEUED, Status.RUNNING)
 
-    assert wait_for(watch, every=0.02)
+    assert wait_for(watch, every=0.05)
     assert hint.status == Status.DONE, hint.error
     assert seen == sorted(seen), f"progress went backwards: {seen}"
     assert seen[-1] == 100
@@ -353,13 +354,13 @@ class OwnRedis:
 
 
 def _use_broker(url: str, options: dict[str, Any]) -> None:
-    """Point the Celery app (senders and workers) at another broker."""
+    """Point the Celery app (senders and workers) at another broker, with fresh connection
+    and producer pools (kombu keeps producer pools per broker in a global registry)."""
     app: Any = celery_app
     app.conf.broker_url = url
     app.conf.broker_transport_options = options
-    if app._pool is not None:  # cached connections to the old broker
-        app._pool.force_close_all()
-        app._pool = None
+    kombu.pools.reset()
+    app._pool = None
     app.amqp._producer_pool = None
 
 
