@@ -85,13 +85,16 @@ def hint_new(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _initial(request: HttpRequest, group: Group | None) -> dict[str, Any]:
-    """Start values: the group's next clock and budget, or what the GET asks for."""
+    """Start values: the group's next clock, budget and table size, or what the GET asks."""
+    default = 3
+    if group is not None and 2 <= (listed := group.players.count()) <= 4:
+        default = listed  # the group's own table
     players = request.GET.get("players")
     try:
-        count = int(players) if players else 3
+        count = int(players) if players else default
     except ValueError:
-        count = 3
-    count = count if count in (2, 3, 4) else 3
+        count = default
+    count = count if count in (2, 3, 4) else default
     initial: dict[str, Any] = {"players": count, "clock": "1-1", "face_up": count}
     moons: set[str] = set()
     colours = request.GET.get("colours", "")

@@ -124,6 +124,16 @@ def test_a_group_fills_in_its_next_clock_and_face_up_budget(
     assert form["face_up"].value() == 5
 
 
+def test_a_group_of_four_starts_with_four_seats(
+    login: Callable[[User], Client], alice: User, group: Group
+) -> None:
+    group.players.create(name="Dee")
+    form = login(alice).get(f"/hints/new/?group={group.pk}").context["form"]
+    assert form["players"].value() == 4
+    assert len(form.seats()) == 4
+    assert form["face_up"].value() == 4
+
+
 def test_outsiders_cannot_ask_for_a_group(
     login: Callable[[User], Client], charlie: User, group: Group
 ) -> None:
