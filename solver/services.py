@@ -232,9 +232,8 @@ def request_hint(
         same = active.filter(input_hash=input_hash).first()
         if same is not None:
             return same, False
-        if HintRequest.objects.filter(
-            user=user, queued_at__gte=now - timedelta(hours=1)
-        ).count() >= (MAX_PER_HOUR):
+        last_hour = HintRequest.objects.filter(user=user, queued_at__gte=now - timedelta(hours=1))
+        if last_hour.count() >= MAX_PER_HOUR:
             raise HintLimitReached(
                 _("You asked for %(n)s hints in the last hour; please wait a few minutes.")
                 % {"n": MAX_PER_HOUR}
