@@ -45,7 +45,11 @@ def test_tapping_the_cards_shows_live_progress_then_the_plan(
     group = table
     log_in(page, live_server)
     page.goto(f"{live_server.url}/hints/new/?group={group.pk}")
-    page.click("label.chip:has-text('4 players')")  # htmx redraws the seats
+    page.click("label.chip:has-text('2 players')")  # htmx redraws the seats: 4 + 2 each
+    page.wait_for_function("document.querySelectorAll('#seats .set-of-two').length === 2")
+    assert page.input_value("input[name=face_up]") == "2"
+    screenshot(page, "hint-form-2players-phone-390x844")
+    page.click("label.chip:has-text('4 players')")
     page.wait_for_function("document.querySelectorAll('#seats .seat').length === 4")
     assert page.input_value("input[name=face_up]") == "4"
     for key in ("1.2", "2.0", "2.1", "3.1", "3.2", "4.0"):  # SSM/MMS/SMM/MSS
