@@ -25,6 +25,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db import OperationalError as DatabaseOperationalError
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError
 
@@ -137,7 +138,7 @@ def parse_input(
         seats = parse_colours(colours)
     except RulesError as error:
         raise HintError(
-            _("These colours are not a table: %(reason)s") % {"reason": error.message},
+            _("These colours are not a table: %(reason)s") % {"reason": _reason(error)},
             "colours",
         ) from None
     if face_up is None or face_up == "":
@@ -154,6 +155,11 @@ def parse_input(
             "face_up",
         )
     return HintInput(parsed_clock, seats, budget, bool(base_rules))
+
+
+def _reason(error: RulesError) -> str:
+    """The rules engine's sentence in the active language (it words its own errors)."""
+    return error.in_language((get_language() or "en")[:2])
 
 
 def _parse_clock(clock: object, group: Group | None) -> Clock:
@@ -176,7 +182,7 @@ def _parse_clock(clock: object, group: Group | None) -> Clock:
             return Clock.from_json(clock)
         except RulesError as error:
             raise HintError(
-                _("This is not a clock definition: %(reason)s") % {"reason": error.message},
+                _("This is not a clock definition: %(reason)s") % {"reason": _reason(error)},
                 "clock",
             ) from None
     raise HintError(_("Give a clock id like 1-1, or a clock definition."), "clock")

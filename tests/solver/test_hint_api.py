@@ -46,8 +46,13 @@ def group(alice: User, bob: User) -> Group:
     return group
 
 
-def ask(client: APIClient, **data: Any) -> Any:
-    return client.post("/api/hints/", {"clock": "1-1", "colours": COLOURS, **data}, format="json")
+def ask(client: APIClient, HTTP_ACCEPT_LANGUAGE: str = "en", **data: Any) -> Any:  # noqa: N803
+    return client.post(
+        "/api/hints/",
+        {"clock": "1-1", "colours": COLOURS, **data},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE=HTTP_ACCEPT_LANGUAGE,
+    )
 
 
 def test_asking_answers_202_with_the_id_and_url(
@@ -114,6 +119,17 @@ def test_bad_input_is_400_field_by_field(
     assert list(response.json()) == [field]
     assert response.json()[field][0]
     assert not HintRequest.objects.exists()
+
+
+def test_the_reason_comes_in_the_callers_language(
+    api: Callable[[User], APIClient], alice: User
+) -> None:
+    client = api(alice)
+    english = ask(client, colours="SSM/MMS/SMM").json()["colours"][0]
+    dutch = ask(client, colours="SSM/MMS/SMM", HTTP_ACCEPT_LANGUAGE="nl").json()["colours"][0]
+    assert english.startswith("These colours are not a table:")
+    assert dutch.startswith("Deze kleuren vormen geen tafel:")
+    assert dutch.split(":", 1)[1] != english.split(":", 1)[1]  # the reason too
 
 
 def test_an_untranscribed_clock_works_under_the_base_rules(
