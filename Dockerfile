@@ -13,7 +13,7 @@ COPY . .
 RUN python scripts/sync_messages.py --compile \
  && DEBUG=false SECRET_KEY=build-only-not-a-secret-build-only-not-a-secret-xx ALLOWED_HOSTS=build \
     python manage.py collectstatic --no-input -v 0 \
- && python manage.py odds 1-1 --colours SSM/MMS/SMMS --samples 200 >/dev/null \
+ && python manage.py odds 1-1 --colours SSMM/MMSS/SMSM --samples 200 >/dev/null \
  && useradd --system --uid 1000 timekeeper && mkdir -p /var/lib/timekeeper \
  && chown -R timekeeper /var/lib/timekeeper
 USER timekeeper

@@ -1,7 +1,7 @@
 """The colours each seat holds, as everyone sees them from the card backs.
 
 Public notation: one group per seat in seating (play) order, separated by ``/``, each a string
-of ``S`` and ``M`` — ``SSM/MMS/SMMS`` — and with 2 players each seat's set of 4 and set of 2
+of ``S`` and ``M`` — ``SSMM/MMSS/SMSM`` — and with 2 players each seat's set of 4 and set of 2
 joined by ``+``: ``SSMM+SM/SMMM+SS``.
 """
 
@@ -88,7 +88,7 @@ class Seats:
         return sum(seat.moons for seat in self.seats)
 
     def format(self) -> str:
-        """The public notation, e.g. ``SSM/MMS/SMMS`` or ``SSMM+SM/SMMM+SS``."""
+        """The public notation, e.g. ``SSMM/MMSS/SMSM`` or ``SSMM+SM/SMMM+SS``."""
         return "/".join(seat.format() for seat in self.seats)
 
     def __str__(self) -> str:
@@ -175,9 +175,9 @@ _COLOURS_TOO_LONG = {
     "ja": "色が長すぎます。SかMの12文字を入力してください。",
 }
 _COLOURS_EMPTY = {
-    "en": "The colours are empty: write them like SSM/MMS/SMMS.",
-    "nl": "De kleuren zijn leeg: schrijf ze als SSM/MMS/SMMS.",
-    "ja": "色が空です。SSM/MMS/SMMSのように書いてください。",
+    "en": "The colours are empty: write them like SSMM/MMSS/SMSM.",
+    "nl": "De kleuren zijn leeg: schrijf ze als SSMM/MMSS/SMSM.",
+    "ja": "色が空です。SSMM/MMSS/SMSMのように書いてください。",
 }
 _PLUS = {
     "en": "A 2-player seat is a set of 4 and a set of 2 joined by one '+', not {group!r}.",

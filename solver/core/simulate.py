@@ -301,15 +301,12 @@ def table_from_arguments(
     an untranscribed clock unless ``base_rules`` (play it under the base rules only).
     """
     # Imported here: the Django-free callers of this module never need the inputs layer.
-    from rules.errors import RulesError
     from rules.inputs import clock_from_argument
     from rules.seats import parse_colours
 
-    try:
-        clock = clock_from_argument(clock_id, clock_file)
-        seats = parse_colours(colours)
-    except RulesError as error:
-        raise ValueError(error.message) from None
+    # A RulesError is a ValueError already, worded in every language: let it through as is.
+    clock = clock_from_argument(clock_id, clock_file)
+    seats = parse_colours(colours)
     if not clock.transcribed:
         if not base_rules:
             raise ValueError(

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from rules.errors import RulesError
 from solver.core.search import recommend
 from solver.core.simulate import table_from_arguments
 from solver.core.words import LANGUAGES
@@ -26,7 +27,7 @@ class Command(BaseCommand):
         parser.add_argument("clock", nargs="?", help="a clock id (1-1 … 10-4, rebirth)")
         parser.add_argument("--clock-file", metavar="FILE", help="a clock definition (JSON)")
         parser.add_argument(
-            "--colours", required=True, help="the seats' colours, e.g. SSM/MMS/SMMS"
+            "--colours", required=True, help="the seats' colours, e.g. SSMM/MMSS/SMSM"
         )
         parser.add_argument(
             "--face-up", type=int, default=None, help="face-up cards allowed (default: players)"
@@ -55,6 +56,8 @@ class Command(BaseCommand):
             if not 0 < options["effort"] <= 100:
                 raise ValueError("--effort must be above 0 and at most 100.")
             hint = recommend(clock, seats, face_up, seed=options["seed"], effort=options["effort"])
+        except RulesError as error:
+            raise CommandError(error.in_language(options["lang"]), returncode=2) from None
         except ValueError as error:
             raise CommandError(str(error), returncode=2) from None
 

@@ -48,7 +48,7 @@ class Command(BaseCommand):
         parser.add_argument("clock", nargs="?", help="a clock id (1-1 … 10-4, rebirth)")
         parser.add_argument("--clock-file", metavar="FILE", help="a clock definition (JSON)")
         parser.add_argument(
-            "--colours", required=True, help="the seats' colours, e.g. SSM/MMS/SMMS"
+            "--colours", required=True, help="the seats' colours, e.g. SSMM/MMSS/SMSM"
         )
         parser.add_argument("--plan", required=True, metavar="FILE", help="a plan (JSON)")
         parser.add_argument(
