@@ -186,6 +186,10 @@ class HintRequest(models.Model):
             return []
         return list(self.result.get("plan", {}).get("targets", []))
 
+    def spoken_targets(self) -> list[int]:
+        """The targets as the table says them (whole numbers, as in the plan's words)."""
+        return [int(round(target)) for target in self.targets()]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.pk,

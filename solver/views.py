@@ -128,11 +128,12 @@ def _sentences(words: str) -> list[str]:
     return [part.strip() for part in _SENTENCE_END.split(words) if part.strip()]
 
 
-def _pct(x: float | None) -> str:
-    """0.7499 → "75%" (a table does not need more digits than that)."""
+def _pct(x: float | None, digits: int = 0) -> str:
+    """0.7499 → "75%" (a table does not need more digits than that); interval ends get one
+    decimal, or a tight interval would read "61%–61%"."""
     if x is None:
         return ""
-    return f"{round(100 * float(x))}%"
+    return f"{100 * float(x):.{digits}f}%"
 
 
 # --- Watching and reading -----------------------------------------------------------------------
@@ -150,8 +151,8 @@ def _context(request: HttpRequest, hint: HintRequest, **extra: Any) -> dict[str,
     if what_if is not None:
         context["what_if_numbers"] = {
             "pass_rate": _pct(what_if.mine.pass_rate),
-            "low": _pct(what_if.mine.interval[0]),
-            "high": _pct(what_if.mine.interval[1]),
+            "low": _pct(what_if.mine.interval[0], 1),
+            "high": _pct(what_if.mine.interval[1], 1),
             "games": what_if.mine.games,
             "suggested": _pct(what_if.suggested.pass_rate),
         }
@@ -160,20 +161,20 @@ def _context(request: HttpRequest, hint: HintRequest, **extra: Any) -> dict[str,
         interval = result.get("interval") or [0, 0]
         context["numbers"] = {
             "pass_rate": _pct(result.get("pass_rate")),
-            "low": _pct(interval[0]),
-            "high": _pct(interval[1]),
+            "low": _pct(interval[0], 1),
+            "high": _pct(interval[1], 1),
             "baseline": _pct(result.get("baseline_rate")),
             "odds": _pct(result.get("odds")),
         }
         try:
             clock = hint.clock()
-            context["clock_face"] = clock_svg(clock, lang=lang, targets=hint.targets())
+            context["clock_face"] = clock_svg(clock, lang=lang, targets=hint.spoken_targets())
         except Exception:  # a face we cannot draw must not hide the plan
             context["clock_face"] = ""
         if "what_if_form" not in context:
             context["what_if_form"] = WhatIfForm(
                 players=hint.players,
-                targets=hint.targets(),
+                targets=hint.spoken_targets(),
                 initial={"opener": hint.result.get("plan", {}).get("opener", 1)},
             )
     return context
@@ -229,7 +230,7 @@ def hint_what_if(request: HtmxHttpRequest, hint_id: int) -> HttpResponse:
     hint = services.get_hint_for_user(request.user, hint_id)
     if hint.status != HintRequest.Status.DONE or not hint.result:
         return redirect("solver:detail", hint.pk)
-    form = WhatIfForm(request.POST, players=hint.players, targets=hint.targets())
+    form = WhatIfForm(request.POST, players=hint.players, targets=hint.spoken_targets())
     outcome = None
     status = 200
     if form.is_valid():

@@ -259,11 +259,25 @@ def test_the_result_shows_the_clock_plan_and_numbers(
     html = login(alice).get(f"/hints/{hint.pk}/").content.decode()
     assert 'class="clock-face"' in html
     assert "Aim for about 3, 5, 7." in html
-    assert "61%" in html and "58%" in html and "64%" in html  # rate and its interval
+    assert "61%" in html and "58.0%" in html and "64.0%" in html  # rate and its interval
     assert "41%" in html  # baseline
     assert "97%" in html  # odds
     assert f'action="/hints/{hint.pk}/what-if/"' in html
     assert "meta http-equiv" not in html
+
+
+def test_the_result_shows_targets_as_whole_numbers_and_a_tight_interval_with_a_decimal(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    hint = finish(make_hint(alice))
+    result = dict(hint.result or {})
+    result["plan"] = {**result["plan"], "targets": [3.6, 6.3, 8.9, 16.8, 21.1, 25.5]}
+    result["interval"] = [0.606, 0.614]
+    HintRequest.objects.filter(pk=hint.pk).update(result=result)
+    html = login(alice).get(f"/hints/{hint.pk}/").content.decode()
+    assert "60.6%" in html and "61.4%" in html
+    assert 'value="4"' in html and 'value="26"' in html  # the what-if form
+    assert "3.6" not in html and "25.5" not in html  # neither form nor clock face
 
 
 def test_the_words_follow_the_readers_language(
