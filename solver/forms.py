@@ -4,6 +4,7 @@ JavaScript), or the same in the colour notation, and the face-up budget."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -149,7 +150,7 @@ class WhatIfForm(forms.Form):
 
     opener = forms.TypedChoiceField(label=_("Who opens"), coerce=int, required=False)
 
-    def __init__(self, *args: Any, players: int, targets: list[float], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, players: int, targets: Sequence[float], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for segment in range(1, 7):
             initial = targets[segment - 1] if len(targets) >= segment else None
