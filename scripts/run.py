@@ -43,11 +43,9 @@ def stop(children: dict[str, subprocess.Popen[bytes]]) -> None:
 
 
 def prepare_steps() -> list[list[str]]:
-    """Migrate, then load the clock catalogue into the database (idempotent)."""
-    steps = [[PYTHON, "manage.py", "migrate", "--no-input", "-v", "0"]]
-    if (ROOT / "campaigns" / "management" / "commands" / "load_catalogue.py").exists():
-        steps.append([PYTHON, "manage.py", "load_catalogue"])
-    return steps
+    """Migrate. (The clock catalogue needs no loading: it is read from rules/catalogue/,
+    and groups' transcriptions live in the database.)"""
+    return [[PYTHON, "manage.py", "migrate", "--no-input", "-v", "0"]]
 
 
 def main() -> int:
