@@ -74,7 +74,19 @@ def test_a_hint_finishes_end_to_end_with_progress_rising_to_100(
     login: Callable[[User], Client],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(services, "PROGRESS_EVERY", 0.1)  # more progress rows to watch
+    # Every progress report is written, and each pauses the job a little, so a poller sees
+    # the rows between 0 and 100 even when the (real) search is quick on a fast machine.
+    monkeypatch.setattr(services, "PROGRESS_EVERY", 0.0)
+    real_recommend = services.recommend
+
+    def recommend_paced(*args: Any, progress: Any = None, **kwargs: Any) -> Any:
+        def report(percent: int, stage: str, so_far: Any) -> None:
+            progress(percent, stage, so_far)
+            time.sleep(0.05)
+
+        return real_recommend(*args, progress=report, **kwargs)
+
+    monkeypatch.setattr(services, "recommend", recommend_paced)
     client = login(alice)
     hint = ask(client)
     seen: list[int] = []
