@@ -84,7 +84,8 @@ def test_a_hint_finishes_end_to_end_with_progress_rising_to_100(
             progress(percent, stage, so_far)
             time.sleep(0.05)
 
-        return real_recommend(*args, progress=report, **kwargs)
+        kwargs["progress"] = report
+        return real_recommend(*args, **kwargs)
 
     monkeypatch.setattr(services, "recommend", recommend_paced)
     client = login(alice)
