@@ -17,7 +17,6 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -33,12 +32,11 @@ from rest_framework.response import Response
 
 from campaigns import exports, services
 from campaigns.models import NAME_LENGTH, Attempt, Campaign, Group, Membership, Player, Session
-from campaigns.services import CampaignError
+from campaigns.services import CampaignError, current_lang
 from campaigns.stats import statistics
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.clock import Clock
 from rules.errors import RulesError
-from rules.i18n import LANGUAGES
 from rules.inputs import check_layout, clock_from_value
 
 FIELD_ERRORS = OpenApiResponse(
@@ -59,11 +57,6 @@ IDEMPOTENCY = OpenApiParameter(
     OpenApiParameter.HEADER,
     description="Any string up to 64 characters; a repeated key records nothing new.",
 )
-
-
-def _lang() -> str:
-    lang = (get_language() or "en")[:2]
-    return lang if lang in LANGUAGES else "en"
 
 
 def _bad(field: str | None, message: str) -> Response:
@@ -266,7 +259,7 @@ def _clock_json(clock: Clock, lang: str) -> dict[str, Any]:
 @api_view(["GET"])
 def clock_list(request: Request) -> Response:
     """Every clock definition (DESIGN.md's JSON) with ``described``: its rules in words."""
-    lang = _lang()
+    lang = current_lang()
     return Response([_clock_json(get_clock(c), lang) for c in CLOCK_IDS])
 
 
@@ -277,7 +270,7 @@ def clock_detail(request: Request, clock_id: str) -> Response:
         clock = get_clock(clock_id)
     except RulesError:
         return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
-    return Response(_clock_json(clock, _lang()))
+    return Response(_clock_json(clock, current_lang()))
 
 
 @extend_schema(
@@ -290,9 +283,9 @@ def layout_check(request: Request) -> Response:
     data.is_valid(raise_exception=True)
     try:
         clock = clock_from_value(data.validated_data["clock"])
-        verdict = check_layout(clock, data.validated_data["layout"], _lang())
+        verdict = check_layout(clock, data.validated_data["layout"], current_lang())
     except RulesError as error:
-        return _bad(error.field, error.in_language(_lang()))
+        return _bad(error.field, services.error_text(error))
     return Response(verdict.to_json())
 
 
@@ -605,7 +598,7 @@ def transcriptions(request: Request, group_id: int) -> Response:
     except CampaignError as error:
         return _bad(error.field, error.message)
     except RulesError as error:
-        return _bad(error.field, error.in_language(_lang()))
+        return _bad(error.field, services.error_text(error))
     return Response(TranscriptionOut(row).data, status=status.HTTP_201_CREATED)
 
 

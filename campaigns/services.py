@@ -46,6 +46,7 @@ from campaigns.models import (
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.clock import REBIRTH, Clock
 from rules.errors import RulesError
+from rules.i18n import LANGUAGES
 from rules.inputs import check_layout
 from rules.validate import Verdict
 
@@ -67,7 +68,7 @@ class CampaignError(Exception):
 def current_lang() -> str:
     """The active language as the rules engine names it: en, nl or ja."""
     lang = (get_language() or "en")[:2].lower()
-    return lang if lang in ("en", "nl", "ja") else "en"
+    return lang if lang in LANGUAGES else "en"
 
 
 def error_text(error: CampaignError | RulesError) -> str:

@@ -23,7 +23,6 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -54,11 +53,10 @@ from campaigns.models import (
     Player,
     Session,
 )
-from campaigns.services import CampaignError
+from campaigns.services import CampaignError, current_lang
 from campaigns.stats import bar_chart, statistics
 from rules.clock import Clock
 from rules.errors import RulesError
-from rules.i18n import LANGUAGES
 from rules.inputs import check_layout
 from rules.kinds import RULE_KINDS
 from rules.layout import parse_layout
@@ -69,13 +67,8 @@ from rules.svg import clock_svg
 INVITE_SESSION_KEY = "campaigns_invite"
 
 
-def _lang() -> str:
-    lang = (get_language() or "en")[:2]
-    return lang if lang in LANGUAGES else "en"
-
-
 def _face(clock: Clock, layout: Any = None) -> str:
-    return clock_svg(clock, layout, lang=_lang())
+    return clock_svg(clock, layout, lang=current_lang())
 
 
 # --- dashboard ----------------------------------------------------------------------------
@@ -183,7 +176,7 @@ def _board_context(
             clock=clock,
             clock_version=version,
             face=_face(clock),
-            rules_text=clock.describe(_lang()),
+            rules_text=clock.describe(current_lang()),
             row=state.by_id[next_clock],
             players=players,
             face_up=state.face_up(players),
@@ -271,7 +264,7 @@ def layout_check(request: HttpRequest, group_id: int) -> HttpResponse:
         try:
             clock_id = services.known_clock(form.cleaned_data["clock"])
             clock, _version = services.clock_for_group(group, clock_id)
-            context["verdict"] = check_layout(clock, form.cleaned_data["layout"], _lang())
+            context["verdict"] = check_layout(clock, form.cleaned_data["layout"], current_lang())
             context["verdict_face"] = _face(clock, parse_layout(form.cleaned_data["layout"]))
         except (CampaignError, RulesError) as error:
             context["verdict_error"] = services.error_text(error)
@@ -464,7 +457,7 @@ def clock_page(request: HttpRequest, group_id: int, clock_id: str) -> HttpRespon
             "version": version,
             "hidden": hidden,
             "face": None if hidden else _face(clock),
-            "rules_text": [] if hidden else clock.describe(_lang()),
+            "rules_text": [] if hidden else clock.describe(current_lang()),
             "state_label": state_labels().get(kind, ""),
             "attempts": attempts.order_by("id"),
             "campaign": campaign,
@@ -566,7 +559,7 @@ def transcribe(request: HttpRequest, group_id: int, clock_id: str) -> HttpRespon
         ),
         "new_rule_error": new_rule_error,
         "draft_rules": (
-            [(i, r.describe(_lang())) for i, r in enumerate(draft.rules)] if draft else []
+            [(i, r.describe(current_lang())) for i, r in enumerate(draft.rules)] if draft else []
         ),
         "preview": _face(draft) if draft else None,
         "segments": range(1, 7),
