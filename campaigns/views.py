@@ -163,13 +163,13 @@ def _board_context(
         .first()
     )
     context["session"] = today
+    recent = list(campaign.attempts.order_by("-id")[:5])
     next_clock = state.next_clock
     if next_clock is not None:
         clock, version = services.clock_for_group(group, next_clock)
         present = len(today.players.all()) if today else 0
-        last = campaign.attempts.order_by("-id").values_list("players", flat=True).first()
         # Who is at the table tonight says the player count; else the last attempt's.
-        players = present if 2 <= present <= 4 else last or 3
+        players = present if 2 <= present <= 4 else (recent[0].players if recent else 3)
         if form is None:
             form = AttemptForm(group=group, initial={"clock": next_clock, "players": players})
         context.update(
@@ -183,7 +183,7 @@ def _board_context(
             face_up_by_players={n: state.face_up(n) for n in (2, 3, 4)},
         )
     context["form"] = form
-    context["recent"] = list(campaign.attempts.select_related("opener").order_by("-id")[:5])
+    context["recent"] = recent
     context["undoable"] = campaign.events.filter(undone__isnull=True).order_by("-id").first()
     return context
 
