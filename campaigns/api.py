@@ -142,7 +142,7 @@ class AttemptOut(serializers.ModelSerializer):
         ]
 
     def get_duration_min(self, attempt: Attempt) -> int | None:
-        return exports._minutes(attempt.duration)
+        return attempt.minutes
 
 
 class ClockIn(serializers.Serializer):

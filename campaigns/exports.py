@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterable
 from datetime import time, timedelta
 from typing import Any
 from urllib.parse import quote
@@ -22,15 +23,17 @@ from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
 
 from campaigns import services
-from campaigns.models import Attempt, Campaign, Event, Group, Session
+from campaigns.models import Attempt, Campaign, Event, Group, Session, whole_minutes
 from campaigns.services import CampaignError
 
 FORMAT = "timekeeper-history"
 VERSION = 1
 
 
-def _minutes(duration: timedelta | None) -> int | None:
-    return None if duration is None else round(duration.total_seconds() / 60)
+def session_minutes(attempts: Iterable[Attempt]) -> int | None:
+    """The attempts' recorded durations added up (None when none was recorded)."""
+    durations = [a.duration for a in attempts if a.duration is not None]
+    return whole_minutes(sum(durations, timedelta())) if durations else None
 
 
 def export_history(group: Group) -> dict[str, Any]:
@@ -65,7 +68,7 @@ def export_history(group: Group) -> dict[str, Any]:
                     session=session_index[attempt.session_id],
                     layout=attempt.layout,
                     opener=attempt.opener.name if attempt.opener else None,
-                    duration_min=_minutes(attempt.duration),
+                    duration_min=attempt.minutes,
                     notes=attempt.notes,
                 )
             history.append(item)
@@ -199,7 +202,7 @@ def attempts_csv(group: Group) -> str:
                 a.bonus_tokens,
                 a.face_up,
                 a.opener.name if a.opener else "",
-                _minutes(a.duration) if a.duration is not None else "",
+                "" if a.minutes is None else a.minutes,
                 a.layout,
                 a.clock_version,
                 a.notes,
@@ -222,8 +225,7 @@ def bgstats_play(session: Session) -> dict[str, Any]:
     id is left out (``bggId`` is optional; BG Stats matches the game by name)."""
     attempts = list(session.attempts.select_related("opener").order_by("id"))
     won = any(a.outcome == Attempt.Outcome.PASSED for a in attempts)
-    durations = [a.duration for a in attempts if a.duration is not None]
-    minutes = _minutes(sum(durations, timedelta())) if durations else 0
+    minutes = session_minutes(attempts) or 0
     starter = next((a.opener_id for a in attempts if a.opener_id), None)
     start = timezone.localtime(attempts[0].created).time() if attempts else time(20, 0)
     outcomes: dict[str, str] = {}

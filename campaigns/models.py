@@ -9,6 +9,7 @@ of a campaign go through ``campaigns.services``, which lock the campaign row and
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -23,6 +24,11 @@ NAME_LENGTH = 80
 
 def new_invite_token() -> str:
     return secrets.token_urlsafe(18)
+
+
+def whole_minutes(duration: timedelta | None) -> int | None:
+    """A duration as the table says it: whole minutes (an attempt's, a session's total)."""
+    return None if duration is None else round(duration.total_seconds() / 60)
 
 
 class Group(models.Model):
@@ -273,7 +279,7 @@ class Attempt(models.Model):
     @property
     def minutes(self) -> int | None:
         """The duration in whole minutes, as the table typed it (pages and exports)."""
-        return None if self.duration is None else round(self.duration.total_seconds() / 60)
+        return whole_minutes(self.duration)
 
 
 class ClockTranscription(models.Model):

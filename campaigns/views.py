@@ -359,7 +359,6 @@ def session_detail(request: HttpRequest, group_id: int, session_id: int) -> Http
         messages.success(request, _("Session saved."))
         return redirect("campaigns:session", group.pk, session.pk)
     attempts = list(session.attempts.select_related("opener").order_by("id"))
-    durations = [a.duration for a in attempts if a.duration is not None]
     return render(
         request,
         "campaigns/session.html",
@@ -368,9 +367,7 @@ def session_detail(request: HttpRequest, group_id: int, session_id: int) -> Http
             "membership": group.membership,  # type: ignore[attr-defined]
             "session": session,
             "attempts": attempts,
-            "minutes": (
-                round(sum(durations, timedelta()).total_seconds() / 60) if durations else None
-            ),
+            "minutes": exports.session_minutes(attempts),
             "bgstats_link": exports.bgstats_link(session),
             "form": form,
         },
