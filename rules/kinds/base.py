@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin, get_type_hints
 
 from rules.errors import Phrase, RulesError
-from rules.i18n import Wording, say
+from rules.i18n import Wording, cards, say
 from rules.layout import Layout, Move, check_segment
 from rules.verdict import Violation
 
@@ -66,6 +66,7 @@ class RuleClass:
     icon: ClassVar[str] = "rule"  # id of the SVG symbol; the label goes inside it
     restricts_placement: ClassVar[bool] = False  # needs the play order to be checked
     wording: ClassVar[Wording]  # describe(): the rule as the Rules Sheet would say it
+    broken: ClassVar[Wording]  # explain(): how the rule is broken (kinds that word it so)
 
 
 @dataclass(frozen=True)
@@ -359,3 +360,30 @@ NEEDS_A_CARD = {
     "nl": "Elk segment heeft een kaart nodig, dus 'count' is van 1 tot en met 12.",
     "ja": "どの区画にもカードが必要なので、「count」は1から12までです。",
 }
+
+
+@dataclass(frozen=True, slots=True)
+class CardsAtSegment(Rule):
+    """The parameters, checks and wording shared by the kinds that count the cards at one
+    segment (``card_count``, ``min_cards``, ``max_cards``). A subclass is registered by
+    itself and sets ``kind``, ``wording``, ``broken`` (its failure sentence, filled with
+    ``actual`` as well), ``card_bounds``, ``holds`` and ``label``."""
+
+    icon = "cards"
+
+    segment: Segment
+    count: Count
+
+    def check_params(self) -> None:
+        if self.count < 1:
+            raise RulesError.from_wording(NEEDS_A_CARD, "count")
+
+    def held(self, resolution: Resolution) -> int:
+        """How many cards the segment holds."""
+        return len(resolution.layout.segments[self.segment - 1])
+
+    def wording_values(self, lang: str) -> dict[str, object]:
+        return {"segment": self.segment, "cards": cards(self.count, lang)}
+
+    def explain(self, resolution: Resolution, lang: str) -> str:
+        return say(self.broken, lang, actual=self.held(resolution), **self.wording_values(lang))
