@@ -528,12 +528,9 @@ def transcribe(request: HttpRequest, group_id: int, clock_id: str) -> HttpRespon
         and draft is not None
         and new_rule_error is None
     ):
-        latest = group.transcriptions.filter(clock_id=clock_id).order_by("-version").first()
-        saved = Clock.from_json(latest.definition) if latest else None
-        if latest and saved and _same_face(saved, draft):  # a double tap, or nothing changed
+        if version and _same_face(clock, draft):  # a double tap, or nothing changed
             messages.info(
-                request,
-                _("Nothing changed: still version %(version)d.") % {"version": latest.version},
+                request, _("Nothing changed: still version %(version)d.") % {"version": version}
             )
         else:
             row = services.transcribe(group, clock_id, draft.to_json(), request.user)  # type: ignore[arg-type]

@@ -284,6 +284,17 @@ def test_the_editor_saves_a_new_version(group: Group, as_role: AsRole) -> None:
     assert (clock.start, version) == (3, 2)
 
 
+def test_saving_the_editor_twice_keeps_one_version(group: Group, as_role: AsRole) -> None:
+    client = as_role("member")
+    for _tap in range(2):
+        response = client.post(
+            page(group, "clocks/5-1/edit/"), {"start": 2, "rules": "", "action": "save"}
+        )
+        assert response.status_code == 302
+    assert "Nothing changed: still version 1." in client.get(response["Location"]).text
+    assert ClockTranscription.objects.filter(group=group, clock_id="5-1").count() == 1
+
+
 def test_sessions_are_started_and_edited(group: Group, as_role: AsRole) -> None:
     client = as_role("owner")
     ann = group.players.get(name="Ann")
