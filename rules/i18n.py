@@ -6,7 +6,7 @@ The pure packages cannot use Django's gettext, so each piece of wording is a dic
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from rules.errors import RulesError
 
@@ -43,12 +43,16 @@ def cards(count: int, lang: str) -> str:
     return f"{count} card" if count == 1 else f"{count} cards"
 
 
-def join_numbers(numbers: list[int] | tuple[int, ...], lang: str) -> str:
-    """'3', '3 and 5', '3, 5 and 6' (Dutch 'en', Japanese '、')."""
-    parts = [str(n) for n in numbers]
+def join_words(items: Sequence[str], lang: str) -> str:
+    """'a', 'a and b', 'a, b and c' (Dutch 'en', Japanese '、')."""
     if lang == "ja":
-        return "、".join(parts)
+        return "、".join(items)
     word = " en " if lang == "nl" else " and "
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + word + parts[-1]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + word + items[-1]
+
+
+def join_numbers(numbers: Sequence[int], lang: str) -> str:
+    """'3', '3 and 5', '3, 5 and 6' (Dutch 'en', Japanese '、')."""
+    return join_words([str(n) for n in numbers], lang)

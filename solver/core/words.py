@@ -10,16 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules.clock import Clock
+from rules.i18n import LANGUAGES, join_numbers, join_words
 from rules.seats import Seats
 
 from .plans import Plan, reading_order, rule_params
 
-LANGUAGES = ("en", "nl", "ja")
-
 _T: dict[str, dict[str, str]] = {
     "seat": {"en": "Seat {n}", "nl": "Stoel {n}", "ja": "席{n}"},
-    "and": {"en": " and ", "nl": " en ", "ja": "、"},
-    "list_sep": {"en": ", ", "nl": ", ", "ja": "、"},
     "aim": {
         "en": "Aim for about {values}.",
         "nl": "Mik op ongeveer {values}.",
@@ -127,12 +124,6 @@ def _number(x: float) -> str:
     return str(int(round(x)))
 
 
-def _join(items: list[str], lang: str) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return say("list_sep", lang).join(items[:-1]) + say("and", lang) + items[-1]
-
-
 def plan_words(
     plan: Plan,
     clock: Clock,
@@ -153,7 +144,7 @@ def plan_words(
 
     colour_rules = {int(p["segment"]): p for p in rule_params(clock) if p.get("kind") == "colours"}
     for segment, owners in sorted(plan.owners.items()):
-        who = _join([seat_name(o - 1, lang, names) for o in owners], lang)
+        who = join_words([seat_name(o - 1, lang, names) for o in owners], lang)
         rule = colour_rules.get(segment)
         if rule is not None and len(owners) == 1:
             seat = seats.seats[owners[0] - 1]
@@ -176,7 +167,7 @@ def plan_words(
         if segment in plan.bands:
             by_band.setdefault(plan.bands[segment], []).append(segment)
     for (lo, hi), segments in by_band.items():
-        where = _join([str(s) for s in segments], lang)
+        where = join_numbers(segments, lang)
         key = "band_up" if hi == 12 else "band"
         if len(segments) > 1:
             key += "_many"
@@ -198,7 +189,7 @@ def _colours_phrase(suns: int, moons: int, lang: str) -> str:
         parts.append(say("sun", lang) if suns == 1 else say("suns", lang, n=suns))
     if moons:
         parts.append(say("moon", lang) if moons == 1 else say("moons", lang, n=moons))
-    return _join(parts, lang)
+    return join_words(parts, lang)
 
 
 def _aim(targets: list[float], lang: str) -> str:
@@ -210,9 +201,9 @@ def _aim(targets: list[float], lang: str) -> str:
     others = sorted(steps[:jump] + steps[jump + 1 :])
     typical = others[len(others) // 2] if others else 0.0
     if steps[jump] >= 2 * max(typical, 1.0) and 0 < jump < len(targets) - 2:
-        low = _join(words[: jump + 1], lang) if lang == "ja" else ", ".join(words[: jump + 1])
-        return say("aim_split", lang, low=low, high=_join(words[jump + 1 :], lang))
-    return say("aim", lang, values=_join(words, lang))
+        low = join_words(words[: jump + 1], lang) if lang == "ja" else ", ".join(words[: jump + 1])
+        return say("aim_split", lang, low=low, high=join_words(words[jump + 1 :], lang))
+    return say("aim", lang, values=join_words(words, lang))
 
 
 def all_words(

@@ -15,9 +15,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules.errors import RulesError
+from rules.i18n import LANGUAGES
 from solver.core.search import recommend
 from solver.core.simulate import table_from_arguments
-from solver.core.words import LANGUAGES
 
 
 class Command(BaseCommand):
