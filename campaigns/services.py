@@ -645,10 +645,7 @@ def change_role(group: Group, membership: Membership, role: str) -> Membership:
     if role not in Membership.Role.values:
         raise CampaignError(_("Choose owner, member or viewer."), "role")
     with transaction.atomic():
-        Group.objects.select_for_update().get(pk=group.pk)
-        owners = group.memberships.filter(role=Membership.Role.OWNER).count()
-        if membership.is_owner and role != Membership.Role.OWNER and owners == 1:
-            raise CampaignError(_("A group needs at least one owner."), "role")
+        _lock_keeping_an_owner(group, membership, role)
         membership.role = role
         membership.save(update_fields=["role"])
     return membership
@@ -656,11 +653,17 @@ def change_role(group: Group, membership: Membership, role: str) -> Membership:
 
 def remove_member(group: Group, membership: Membership) -> None:
     with transaction.atomic():
-        Group.objects.select_for_update().get(pk=group.pk)
-        owners = group.memberships.filter(role=Membership.Role.OWNER).count()
-        if membership.is_owner and owners == 1:
-            raise CampaignError(_("A group needs at least one owner."), "role")
+        _lock_keeping_an_owner(group, membership, None)
         membership.delete()
+
+
+def _lock_keeping_an_owner(group: Group, membership: Membership, role: str | None) -> None:
+    """Lock the group for a change of ``membership`` to ``role`` (None: it is removed);
+    CampaignError if that would leave the group without an owner."""
+    Group.objects.select_for_update().get(pk=group.pk)
+    owners = group.memberships.filter(role=Membership.Role.OWNER).count()
+    if membership.is_owner and role != Membership.Role.OWNER and owners == 1:
+        raise CampaignError(_("A group needs at least one owner."), "role")
 
 
 def join_by_token(user: User, token: str) -> Group:

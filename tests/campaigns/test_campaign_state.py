@@ -421,3 +421,9 @@ def test_only_owners_manage(group: Group, bob: User) -> None:
 def test_the_last_owner_stays_owner(group: Group, alice: User) -> None:
     with pytest.raises(CampaignError):
         services.change_role(group, group.memberships.get(user=alice), "member")
+
+
+def test_the_last_owner_cannot_leave(group: Group, alice: User) -> None:
+    with pytest.raises(CampaignError):
+        services.remove_member(group, group.memberships.get(user=alice))
+    assert group.memberships.filter(user=alice, role=Membership.Role.OWNER).exists()
