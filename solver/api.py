@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -18,15 +17,9 @@ from rest_framework.decorators import api_view
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from campaigns.services import get_group_for_user
-from rules.i18n import LANGUAGES
+from campaigns.services import current_lang, get_group_for_user
 from solver import services
 from solver.models import HintRequest
-
-
-def _lang() -> str:
-    lang = (get_language() or "en")[:2]
-    return lang if lang in LANGUAGES else "en"
 
 
 class HintIn(serializers.Serializer):
@@ -126,7 +119,7 @@ def hint_create(request: Request) -> Response:
             hint_input,
             group=group,
             campaign=group.current_campaign() if group else None,
-            lang=_lang(),
+            lang=current_lang(),
         )
     except services.HintError as error:
         return Response({error.field: [error.message]}, status=status.HTTP_400_BAD_REQUEST)

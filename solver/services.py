@@ -25,11 +25,11 @@ from django.db import IntegrityError, connection, transaction
 from django.db import OperationalError as DatabaseOperationalError
 from django.db.models import F, Q
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError
 
 from campaigns.models import Attempt, Campaign, Group
+from campaigns.services import current_lang
 from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.errors import RulesError
@@ -159,7 +159,7 @@ def parse_input(
 
 def _reason(error: RulesError) -> str:
     """The rules engine's sentence in the active language (it words its own errors)."""
-    return error.in_language((get_language() or "en")[:2])
+    return error.in_language(current_lang())
 
 
 def _parse_clock(clock: object, group: Group | None) -> Clock:
@@ -493,20 +493,18 @@ def _with_retries[T](func: Callable[[], T], what: str) -> T:
     raise AssertionError("unreachable")
 
 
-def _fail(rows: Any, failure: str, error: str) -> None:
-    rows.update(
-        status=Status.FAILED, failure=failure, error=error[:2000], finished_at=timezone.now()
+def _fail(rows: Any, failure: str, error: str) -> int:
+    return int(
+        rows.update(
+            status=Status.FAILED, failure=failure, error=error[:2000], finished_at=timezone.now()
+        )
     )
 
 
 def fail(hint_id: int, failure: str, error: str) -> bool:
     """Fail a hint that is still queued or running (hard time limit, lost worker)."""
     rows = HintRequest.objects.filter(pk=hint_id, status__in=ACTIVE_STATUSES)
-    return bool(
-        rows.update(
-            status=Status.FAILED, failure=failure, error=error[:2000], finished_at=timezone.now()
-        )
-    )
+    return bool(_fail(rows, failure, error))
 
 
 def result_json(result: HintResult, lang: str) -> dict[str, Any]:

@@ -18,7 +18,6 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -26,8 +25,7 @@ from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
 from campaigns.models import Group
-from campaigns.services import get_group_for_user
-from rules.i18n import LANGUAGES
+from campaigns.services import current_lang, get_group_for_user
 from rules.svg import clock_svg
 from solver import services
 from solver.forms import HintForm, WhatIfForm, slots_from_colours
@@ -36,11 +34,6 @@ from solver.models import HintRequest
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
-
-
-def _lang() -> str:
-    lang = (get_language() or "en")[:2]
-    return lang if lang in LANGUAGES else "en"
 
 
 def _group(request: HttpRequest, raw: object) -> Group | None:
@@ -69,7 +62,7 @@ def hint_new(request: HtmxHttpRequest) -> HttpResponse:
                     form.hint_input,
                     group=group,
                     campaign=group.current_campaign() if group else None,
-                    lang=_lang(),
+                    lang=current_lang(),
                 )
             except services.HintLimitReached as error:
                 form.add_error(None, error.message)
@@ -140,7 +133,7 @@ def _pct(x: float | None, digits: int = 0) -> str:
 
 
 def _context(request: HttpRequest, hint: HintRequest, **extra: Any) -> dict[str, Any]:
-    lang = _lang()
+    lang = current_lang()
     context: dict[str, Any] = {
         "hint": hint,
         "words": _sentences(hint.words(lang)),
