@@ -20,6 +20,12 @@ _UNKNOWN_LANGUAGE = {
     "ja": "不明な言語{lang!r}です。en、nl、jaのいずれかを使ってください。",
 }
 
+# A card's colour by its letter (rules.cards.Colour's value), as a noun: "no Sun card left".
+COLOUR_NAMES: Mapping[str, Wording] = {
+    "S": {"en": "Sun", "nl": "zon", "ja": "太陽"},
+    "M": {"en": "Moon", "nl": "maan", "ja": "月"},
+}
+
 
 def check_lang(lang: str) -> str:
     """Return ``lang`` if it is one of LANGUAGES, else raise RulesError."""

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from rules.clock import Clock
 from rules.deals import Deal
 from rules.errors import RulesError
-from rules.i18n import say
+from rules.i18n import COLOUR_NAMES, say
 from rules.layout import Move
 from rules.seats import Seats
 
@@ -45,10 +45,6 @@ _NO_COLOUR = {
     "en": "Seat {seat} has no {colour} card left to play.",
     "nl": "Stoel {seat} heeft geen {colour}kaart meer om te spelen.",
     "ja": "{seat}番目の席には、もうプレイできる{colour}カードがありません。",
-}
-_COLOUR_NAMES = {
-    "S": {"en": "Sun", "nl": "zon", "ja": "太陽"},
-    "M": {"en": "Moon", "nl": "maan", "ja": "月"},
 }
 _NOT_YET = {
     "en": "The set of 2 joins the hand only after each player has placed two cards.",
@@ -134,7 +130,7 @@ def check_move(
         if used >= in_hand:
             if not extras_joined and used < in_hand + seat.extra.count(letter):
                 return say(_NOT_YET, lang)
-            colour = say(_COLOUR_NAMES[letter], lang)
+            colour = say(COLOUR_NAMES[letter], lang)
             return say(_NO_COLOUR, lang, seat=seat_index + 1, colour=colour)
 
     if proposed.face_up and face_up_budget is not None:

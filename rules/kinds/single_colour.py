@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.cards import Colour
-from rules.i18n import say
+from rules.i18n import COLOUR_NAMES, say
 from rules.kinds.base import ColourLetter, Resolution, Rule, Segment, register
 
 _ANY = {
@@ -18,10 +18,6 @@ _GIVEN = {
     "en": "All cards at segment {segment} must be {noun} cards.",
     "nl": "Alle kaarten bij segment {segment} moeten {noun}kaarten zijn.",
     "ja": "第{segment}区画のカードはすべて{noun}カードでなければなりません。",
-}
-_NOUNS = {
-    "S": {"en": "Sun", "nl": "zon", "ja": "太陽"},
-    "M": {"en": "Moon", "nl": "maan", "ja": "月"},
 }
 _MIXED = {
     "en": "All cards at segment {segment} must be of one colour, but it holds both Sun and "
@@ -57,7 +53,7 @@ class SingleColour(Rule):
     def describe(self, lang: str = "en") -> str:
         if self.colour is None:
             return say(_ANY, lang, segment=self.segment)
-        noun = say(_NOUNS[self.colour], lang)
+        noun = say(COLOUR_NAMES[self.colour], lang)
         return say(_GIVEN, lang, segment=self.segment, noun=noun)
 
     def explain(self, resolution: Resolution, lang: str) -> str:
@@ -65,7 +61,7 @@ class SingleColour(Rule):
         if self.colour is None:
             return say(_MIXED, lang, segment=self.segment)
         other = next(card for card in group if card.colour.value != self.colour)
-        noun = say(_NOUNS[self.colour], lang)
+        noun = say(COLOUR_NAMES[self.colour], lang)
         return say(_OTHER, lang, segment=self.segment, noun=noun, card=other)
 
     def label(self) -> str:
