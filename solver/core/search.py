@@ -231,7 +231,7 @@ def recommend(
                 "no plan can be checked against them. Transcribe it, or ask for a hint under "
                 "the base rules only."
             )
-        clock = replace(clock, rules=(), transcribed=True)
+        clock = clock.base_rules_only()
     if not 0 <= face_up <= seats.players + 3:
         raise ValueError(f"face_up must be 0..{seats.players + 3}, not {face_up}")
     if effort <= 0:
@@ -294,20 +294,21 @@ def recommend(
             report(min(95, int(100 * done / total)), stage, best)
         scored.sort(key=lambda x: (-x[0], x[1]))
         pool = [g for _, _, g in scored[:keep]]
-        top_rate = scored[0][0]
-        top_plan = pool[0].plan(clock, seats)
         # Best-so-far, measured on search deals (so marked partial): what a task stores if
         # it is stopped before the fresh evaluation.
+        top_rate = scored[0][0]
+        if top_rate >= baseline_score:
+            best_plan, best_rate = pool[0].plan(clock, seats), top_rate
+        else:
+            best_plan, best_rate = baseline, baseline_score
         best = HintResult(
-            plan=top_plan if top_rate >= baseline_score else baseline,
-            pass_rate=max(top_rate, baseline_score),
-            interval=wilson(round(max(top_rate, baseline_score) * games), games),
+            plan=best_plan,
+            pass_rate=best_rate,
+            interval=wilson(round(best_rate * games), games),
             baseline_rate=baseline_score,
             odds=None,
             games=games,
-            words=all_words(
-                top_plan if top_rate >= baseline_score else baseline, clock, seats, face_up, names
-            ),
+            words=all_words(best_plan, clock, seats, face_up, names),
             partial=True,
         )
 
