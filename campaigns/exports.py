@@ -41,22 +41,18 @@ def export_history(group: Group) -> dict[str, Any]:
     events (attempts, skips, retrievals) in the order they happened. Undone events are gone."""
     campaigns = []
     for campaign in group.campaigns.order_by("id"):
-        passed_at_start = sorted(
-            {r.clock_id for r in campaign.progress.all()}
-            - {e.clock_id for e in campaign.events.all()}
-            & set(services.campaign_state(campaign).passed),
-            key=services.NUMBERED_CLOCKS.index,
-        )
-        sessions = []
-        for session in campaign.sessions.order_by("date", "id").prefetch_related("players"):
-            sessions.append(
-                {
-                    "date": session.date.isoformat(),
-                    "players": [p.name for p in session.players.all()],
-                    "notes": session.notes,
-                }
-            )
-        session_index = {s.pk: i for i, s in enumerate(campaign.sessions.order_by("date", "id"))}
+        played = {e.clock_id for e in campaign.events.all()}
+        passed_at_start = [c for c in services.campaign_state(campaign).passed if c not in played]
+        rows = list(campaign.sessions.order_by("date", "id").prefetch_related("players"))
+        sessions = [
+            {
+                "date": session.date.isoformat(),
+                "players": [p.name for p in session.players.all()],
+                "notes": session.notes,
+            }
+            for session in rows
+        ]
+        session_index = {s.pk: i for i, s in enumerate(rows)}
         history = []
         events = campaign.events.filter(undone__isnull=True).order_by("id")
         for event in events.select_related("attempt", "attempt__opener"):
@@ -126,10 +122,8 @@ def import_history(user: User, data: Any) -> Group:
 
 def _import_campaign(group: Group, user: User, raw: dict[str, Any], players: dict) -> None:
     _require(raw.get("kind") in Campaign.Kind.values, _("A campaign has an unknown kind."))
-    passed = raw.get("passed_at_start", [])
-    campaign = services._create_campaign(group, raw["kind"], 1)
-    for clock_id in passed:
-        campaign.progress.filter(clock_id=services.known_clock(clock_id)).update(status="passed")
+    passed = [services.known_clock(c) for c in raw.get("passed_at_start", [])]
+    campaign = services._create_campaign(group, raw["kind"], 1, passed)
     sessions = []
     for item in raw["sessions"]:
         day = parse_date(item["date"])

@@ -269,6 +269,18 @@ def test_the_history_round_trips_through_the_api(group: Group, api_as: ApiAs) ->
     assert client.get(f"/api/groups/{copy.pk}/export/").json() == history
 
 
+def test_a_campaign_started_mid_game_round_trips(group: Group, api_as: ApiAs) -> None:
+    client = api_as("owner")
+    client.post(url(group, "campaigns/"), {"start_chapter": 2, "passed": ["2-1"]}, format="json")
+    client.post(url(group, "attempts/"), {"clock": "2-2", "outcome": "passed", "players": 3})
+    history = client.get(url(group, "export/")).json()
+    assert history["campaigns"][-1]["passed_at_start"] == ["1-1", "1-2", "1-3", "1-4", "2-1"]
+    response = client.post("/api/groups/import/", history, format="json")
+    assert response.status_code == 201
+    copy = Group.objects.get(pk=response.json()["id"])
+    assert client.get(f"/api/groups/{copy.pk}/export/").json() == history
+
+
 def test_the_schema_documents_the_public_endpoints(api_as: ApiAs, group: Group) -> None:
     schema = api_as("owner").get("/api/schema/", HTTP_ACCEPT="application/json").json()
     for path in (
