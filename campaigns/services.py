@@ -110,6 +110,11 @@ def get_group_for_user(
     return group
 
 
+def _signed_in(user: Any) -> User | None:
+    """The user a row names as its author: nobody for an anonymous caller."""
+    return user if user is not None and user.is_authenticated else None
+
+
 # --- clocks for a group -------------------------------------------------------------------
 
 
@@ -160,7 +165,7 @@ def transcribe(
             clock_id=clock_id,
             version=(last or 0) + 1,
             definition=clock.to_json(),
-            author=user if user is not None and user.is_authenticated else None,
+            author=_signed_in(user),
         )
 
 
@@ -405,7 +410,7 @@ def _event(
         clock_id=clock_id,
         before=before,
         request_key=key,
-        user=user if user is not None and user.is_authenticated else None,
+        user=_signed_in(user),
     )
 
 
