@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +70,11 @@ class Clock:
     def name(self) -> str:
         """'1-1' style label, or 'Rebirth'."""
         return "Rebirth" if self.id == REBIRTH else self.id
+
+    def base_rules_only(self) -> Clock:
+        """This clock with no special rules, marked transcribed (start segment and cap kept):
+        how the solver plays an untranscribed clock when asked to use the base rules only."""
+        return replace(self, rules=(), transcribed=True)
 
     @classmethod
     def from_json(cls, data: object) -> Clock:

@@ -8,7 +8,6 @@ the single source of truth the pages and the API read.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any
 
 from django.conf import settings
@@ -150,7 +149,7 @@ class HintRequest(models.Model):
         """The clock the job solves (base rules only when asked for)."""
         clock = Clock.from_json(self.clock_definition)
         if self.base_rules and not clock.transcribed:
-            clock = replace(clock, rules=(), transcribed=True)
+            clock = clock.base_rules_only()
         return clock
 
     def seats(self) -> Seats:

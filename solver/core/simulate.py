@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -313,7 +313,7 @@ def table_from_arguments(
                 f"Clock {clock.name} is not transcribed yet: its special rules are unknown. "
                 "Transcribe it (--clock-file), or add --base-rules to use the base rules only."
             )
-        clock = replace(clock, rules=(), transcribed=True)
+        clock = clock.base_rules_only()
     budget = seats.players if face_up is None else face_up
     if not 0 <= budget <= seats.players + 3:
         raise ValueError(
