@@ -14,7 +14,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -565,12 +564,12 @@ def sessions(request: Request, group_id: int) -> Response:
     players = list(group.players.filter(name__in=names))
     if len(players) != len(set(names)):
         return _bad("players", _("Every player must be a player of this group."))
-    with transaction.atomic():
-        session = services.start_session(
-            group.current_campaign(), players, data.validated_data.get("date")
-        )
-        session.notes = data.validated_data["notes"]
-        session.save(update_fields=["notes"])
+    session = services.start_session(
+        group.current_campaign(),
+        players,
+        data.validated_data.get("date"),
+        data.validated_data["notes"],
+    )
     return Response(SessionOut(session).data, status=status.HTTP_201_CREATED)
 
 

@@ -362,9 +362,14 @@ def current_session(campaign: Campaign) -> Session:
     return session or Session.objects.create(campaign=campaign, date=today)
 
 
-def start_session(campaign: Campaign, players: Sequence[Player], date: Any = None) -> Session:
-    session = Session.objects.create(campaign=campaign, date=date or timezone.localdate())
-    session.players.set(players)
+def start_session(
+    campaign: Campaign, players: Sequence[Player], date: Any = None, notes: str = ""
+) -> Session:
+    with transaction.atomic():
+        session = Session.objects.create(
+            campaign=campaign, date=date or timezone.localdate(), notes=notes
+        )
+        session.players.set(players)
     return session
 
 

@@ -317,12 +317,14 @@ def sessions(request: HttpRequest, group_id: int) -> HttpResponse:
             .first()
         )
         if session is None:
-            session = services.start_session(campaign, list(data["players"]), data["date"])
+            session = services.start_session(
+                campaign, list(data["players"]), data["date"], data["notes"]
+            )
         else:
             session.players.set(data["players"])
-        if data["notes"]:
-            session.notes = data["notes"]
-            session.save(update_fields=["notes"])
+            if data["notes"]:
+                session.notes = data["notes"]
+                session.save(update_fields=["notes"])
         return redirect("campaigns:session", group.pk, session.pk)
     rows = (
         campaign.sessions.annotate(

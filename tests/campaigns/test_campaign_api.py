@@ -11,7 +11,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from campaigns import services
-from campaigns.models import Campaign, Group, Membership
+from campaigns.models import Campaign, Group, Membership, Session
 
 ApiAs = Callable[[str], APIClient]
 ROLES = ["owner", "member", "viewer", "outsider"]
@@ -237,6 +237,12 @@ def test_sessions_are_started_with_players(group: Group, api_as: ApiAs) -> None:
     assert response.status_code == 201 and response.json()["players"] == ["Ann", "Ben"]
     bad = api_as("owner").post(url(group, "sessions/"), {"players": ["Zed"]})
     assert bad.status_code == 400 and "players" in bad.json()
+
+
+def test_a_session_is_started_with_its_notes(group: Group, api_as: ApiAs) -> None:
+    response = api_as("owner").post(url(group, "sessions/"), {"notes": "Cleo's birthday"})
+    assert response.status_code == 201 and response.json()["notes"] == "Cleo's birthday"
+    assert Session.objects.get(pk=response.json()["id"]).notes == "Cleo's birthday"
 
 
 def test_transcriptions_are_versioned(group: Group, api_as: ApiAs) -> None:
