@@ -18,17 +18,14 @@ from rules.errors import RulesError
 from rules.i18n import LANGUAGES
 from solver.core.search import recommend
 from solver.core.simulate import table_from_arguments
+from solver.management import add_table_arguments
 
 
 class Command(BaseCommand):
     help = "Recommend a silent-play plan for a clock and the seats' colours."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("clock", nargs="?", help="a clock id (1-1 … 10-4, rebirth)")
-        parser.add_argument("--clock-file", metavar="FILE", help="a clock definition (JSON)")
-        parser.add_argument(
-            "--colours", required=True, help="the seats' colours, e.g. SSMM/MMSS/SMSM"
-        )
+        add_table_arguments(parser)
         parser.add_argument(
             "--face-up", type=int, default=None, help="face-up cards allowed (default: players)"
         )

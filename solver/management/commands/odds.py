@@ -21,6 +21,7 @@ from rules.inputs import clock_from_argument
 from rules.seats import parse_colours
 from solver.core.compiled import base_rules_clock
 from solver.core.odds import odds
+from solver.management import add_table_arguments
 
 
 class Command(BaseCommand):
@@ -30,11 +31,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("clock", nargs="?", help="a clock id (1-1 … 10-4, rebirth)")
-        parser.add_argument("--clock-file", metavar="FILE", help="a clock definition (JSON)")
-        parser.add_argument(
-            "--colours", required=True, help="the seats' colours, e.g. SSMM/MMSS/SMSM"
-        )
+        add_table_arguments(parser)
         parser.add_argument(
             "--samples", type=int, default=None, help="estimate from N random deals"
         )

@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from solver.core.plans import Plan
 from solver.core.simulate import simulate, table_from_arguments
+from solver.management import add_table_arguments
 
 MAX_GAMES = 10_000_000
 MAX_PLAN_BYTES = 100_000  # a plan is a few hundred bytes
@@ -45,11 +46,7 @@ class Command(BaseCommand):
     help = "Play a plan in silent simulation and print its pass rate."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("clock", nargs="?", help="a clock id (1-1 … 10-4, rebirth)")
-        parser.add_argument("--clock-file", metavar="FILE", help="a clock definition (JSON)")
-        parser.add_argument(
-            "--colours", required=True, help="the seats' colours, e.g. SSMM/MMSS/SMSM"
-        )
+        add_table_arguments(parser)
         parser.add_argument("--plan", required=True, metavar="FILE", help="a plan (JSON)")
         parser.add_argument(
             "--face-up", type=int, default=None, help="face-up cards allowed (default: players)"
