@@ -62,6 +62,11 @@ def _bad(field: str | None, message: str) -> Response:
     return Response({field or "non_field_errors": [message]}, status=status.HTTP_400_BAD_REQUEST)
 
 
+def _refused(error: CampaignError | RulesError) -> Response:
+    """400 naming the field a service's or the rules engine's refusal concerns."""
+    return _bad(error.field, services.error_text(error))
+
+
 def _key(request: Request, data: dict[str, Any]) -> str:
     return str(data.get("request_key") or request.headers.get("Idempotency-Key", ""))[:65]
 
@@ -284,7 +289,7 @@ def layout_check(request: Request) -> Response:
         clock = clock_from_value(data.validated_data["clock"])
         verdict = check_layout(clock, data.validated_data["layout"], current_lang())
     except RulesError as error:
-        return _bad(error.field, services.error_text(error))
+        return _refused(error)
     return Response(verdict.to_json())
 
 
@@ -312,7 +317,7 @@ def group_list(request: Request) -> Response:
             data.validated_data["players"],
         )
     except CampaignError as error:
-        return _bad(error.field, error.message)
+        return _refused(error)
     return Response(GroupOut(group).data, status=status.HTTP_201_CREATED)
 
 
@@ -378,7 +383,7 @@ def attempts(request: Request, group_id: int) -> Response:
             request_key=_key(request, values),
         )
     except CampaignError as error:
-        return _bad(error.field, error.message)
+        return _refused(error)
     return Response(AttemptOut(attempt).data, status=status.HTTP_201_CREATED)
 
 
@@ -410,7 +415,7 @@ def sleeve(request: Request, group_id: int) -> Response:
             campaign, request.user, data.validated_data["clock"], _key(request, data.validated_data)
         )
     except CampaignError as error:
-        return _bad(error.field, error.message)
+        return _refused(error)
     campaign.refresh_from_db()
     return Response(services.campaign_state(campaign).to_json(), status=status.HTTP_201_CREATED)
 
@@ -435,7 +440,7 @@ def sleeve_retrieve(request: Request, group_id: int) -> Response:
             _key(request, data.validated_data),
         )
     except CampaignError as error:
-        return _bad(error.field, error.message)
+        return _refused(error)
     campaign.refresh_from_db()
     return Response(services.campaign_state(campaign).to_json())
 
@@ -458,7 +463,7 @@ def undo(request: Request, group_id: int) -> Response:
             group.current_campaign(), request.user, data.validated_data.get("event")
         )
     except CampaignError as error:
-        return _bad(error.field, error.message)
+        return _refused(error)
     return Response(EventOut(event).data)
 
 
@@ -492,7 +497,7 @@ def members(request: Request, group_id: int) -> Response:
     try:
         membership = services.add_member(group, user, data.validated_data["role"])
     except CampaignError as error:
-        return _bad(error.field, error.message)
+        return _refused(error)
     return Response(MemberOut(membership).data, status=status.HTTP_201_CREATED)
 
 
@@ -510,7 +515,7 @@ def member_detail(request: Request, group_id: int, member_id: int) -> Response:
         data.is_valid(raise_exception=True)
         services.change_role(group, membership, data.validated_data["role"])
     except CampaignError as error:
-        return _bad(error.field, error.message)
+        return _refused(error)
     return Response(MemberOut(membership).data)
 
 
@@ -540,7 +545,7 @@ def campaigns(request: Request, group_id: int) -> Response:
             group, values["kind"], values["start_chapter"], values["passed"]
         )
     except CampaignError as error:
-        return _bad(error.field, error.message)
+        return _refused(error)
     return Response(CampaignOut(campaign).data, status=status.HTTP_201_CREATED)
 
 
@@ -594,10 +599,8 @@ def transcriptions(request: Request, group_id: int) -> Response:
     clock = values.pop("clock")
     try:
         row = services.transcribe(group, clock, values, request.user)  # type: ignore[arg-type]
-    except CampaignError as error:
-        return _bad(error.field, error.message)
-    except RulesError as error:
-        return _bad(error.field, services.error_text(error))
+    except (CampaignError, RulesError) as error:
+        return _refused(error)
     return Response(TranscriptionOut(row).data, status=status.HTTP_201_CREATED)
 
 
@@ -645,5 +648,5 @@ def group_import(request: Request) -> Response:
     try:
         group = exports.import_history(request.user, request.data)  # type: ignore[arg-type]
     except CampaignError as error:
-        return _bad(error.field, error.message)
+        return _refused(error)
     return Response(GroupOut(group).data, status=status.HTTP_201_CREATED)
