@@ -4,7 +4,7 @@ Two engines play the same players:
 
 - the **reference** engine (pure Python): builds each player's :class:`~.agents.View`,
   asks the player for its ranked moves, lets ``rules.referee.check_move`` accept the first
-  legal one, and resolves with ``rules.validate``. It is the specification.
+  legal one, and resolves with ``rules.validate.passes``. It is the specification.
 - the **compiled** engine (``agents_fast``, numba): the same decisions on arrays, tens of
   thousands of games a second. It models the rule kinds in ``agents.KNOWN_KINDS``; clocks
   with other kinds fall back to the reference engine.
@@ -30,7 +30,7 @@ from rules.deals import Deal
 from rules.layout import Layout, Move
 from rules.referee import check_move
 from rules.seats import Seats
-from rules.validate import validate
+from rules.validate import passes
 
 from .agents import CARDS_IN_PLAY, PublicMove, TableRules, View, rank_moves, rules_for
 from .agents_fast import pack, play_many
@@ -191,8 +191,8 @@ def play_reference(
                 value=move.card.value if move.face_up else None,
             )
         )
-    verdict = validate(clock, Layout.from_moves(moves))
-    return GameRecord(tuple(moves), tuple(placers), verdict.passed)
+    # passes() is validate()'s verdict without the wording, which no simulated game reads.
+    return GameRecord(tuple(moves), tuple(placers), passes(clock, Layout.from_moves(moves)))
 
 
 def _first_legal(
