@@ -40,6 +40,7 @@ from typing import Any
 
 from rules.clock import Clock
 from rules.seats import Seats
+from rules.validate import reading_order as segments_read_from
 
 PLAN_VERSION = 1
 SEGMENTS = 6
@@ -194,7 +195,7 @@ def _segment(key: Any, name: str) -> int:
 
 def reading_order(clock: Clock) -> list[int]:
     """Printed segment numbers in the order they are read, from the start segment."""
-    return [(clock.start - 1 + i) % SEGMENTS + 1 for i in range(SEGMENTS)]
+    return list(segments_read_from(clock.start))
 
 
 def rule_params(clock: Clock) -> list[dict[str, Any]]:
