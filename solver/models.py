@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.clock import Clock
 from rules.seats import Seats, parse_colours
+from solver.core.words import spoken_number
 
 # Where a hint may be used: statuses in which a job still has to run.
 ACTIVE_STATUSES = ("queued", "running")
@@ -187,7 +188,7 @@ class HintRequest(models.Model):
 
     def spoken_targets(self) -> list[int]:
         """The targets as the table says them (whole numbers, as in the plan's words)."""
-        return [int(round(target)) for target in self.targets()]
+        return [spoken_number(target) for target in self.targets()]
 
     def to_json(self) -> dict[str, Any]:
         return {

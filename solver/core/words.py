@@ -120,8 +120,9 @@ def seat_name(index: int, lang: str, names: Sequence[str] | None = None) -> str:
     return say("seat", lang, n=index + 1)
 
 
-def _number(x: float) -> str:
-    return str(int(round(x)))
+def spoken_number(x: float) -> int:
+    """A target or threshold as the table says it: the nearest whole number."""
+    return int(round(x))
 
 
 def plan_words(
@@ -178,7 +179,7 @@ def plan_words(
     if plan.open_bonus >= 1.5:
         sentences.append(say("open", lang))
     if face_up > 0:
-        sentences.append(say("face_up", lang, n=face_up, k=_number(plan.face_up_threshold)))
+        sentences.append(say("face_up", lang, n=face_up, k=spoken_number(plan.face_up_threshold)))
     sentences.append(say("opener", lang, who=seat_name(plan.opener - 1, lang, names)))
     return ("" if lang == "ja" else " ").join(sentences)
 
@@ -195,7 +196,7 @@ def _colours_phrase(suns: int, moons: int, lang: str) -> str:
 def _aim(targets: list[float], lang: str) -> str:
     """ "Aim for about 5, 7, 9, then 17, 20 and 23": the "then" marks the largest jump when
     it stands out, because that is the shape people remember."""
-    words = [_number(t) for t in targets]
+    words = [str(spoken_number(t)) for t in targets]
     steps = [b - a for a, b in zip(targets, targets[1:], strict=False)]
     jump = max(range(len(steps)), key=lambda i: steps[i])
     others = sorted(steps[:jump] + steps[jump + 1 :])
