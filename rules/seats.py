@@ -87,6 +87,12 @@ class Seats:
     def moons(self) -> int:
         return sum(seat.moons for seat in self.seats)
 
+    @property
+    def most_face_up(self) -> int:
+        """The largest face-up budget this table can have: one card per player, plus one
+        for each of the 3 Bonus tokens a failed attempt may flip."""
+        return self.players + 3
+
     def format(self) -> str:
         """The public notation, e.g. ``SSMM/MMSS/SMSM`` or ``SSMM+SM/SMMM+SS``."""
         return "/".join(seat.format() for seat in self.seats)

@@ -148,10 +148,10 @@ def parse_input(
             budget = int(str(face_up))
         except ValueError:
             raise HintError(_("The face-up budget is a whole number."), "face_up") from None
-    if not 0 <= budget <= seats.players + 3:
+    if not 0 <= budget <= seats.most_face_up:
         raise HintError(
             _("With %(players)s players the face-up budget is 0 to %(most)s.")
-            % {"players": seats.players, "most": seats.players + 3},
+            % {"players": seats.players, "most": seats.most_face_up},
             "face_up",
         )
     return HintInput(parsed_clock, seats, budget, bool(base_rules))

@@ -232,8 +232,8 @@ def recommend(
                 "the base rules only."
             )
         clock = clock.base_rules_only()
-    if not 0 <= face_up <= seats.players + 3:
-        raise ValueError(f"face_up must be 0..{seats.players + 3}, not {face_up}")
+    if not 0 <= face_up <= seats.most_face_up:
+        raise ValueError(f"face_up must be 0..{seats.most_face_up}, not {face_up}")
     if effort <= 0:
         raise ValueError("effort must be positive")
 

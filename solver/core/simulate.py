@@ -277,8 +277,8 @@ def simulate(
     """
     if games < 1:
         raise ValueError("games must be at least 1")
-    if not 0 <= face_up <= seats.players + 3:
-        raise ValueError(f"face_up must be 0..{seats.players + 3}, not {face_up}")
+    if not 0 <= face_up <= seats.most_face_up:
+        raise ValueError(f"face_up must be 0..{seats.most_face_up}, not {face_up}")
     values = draw_values(seats, games, seed)
     passed = pass_count(clock, seats, plan, face_up, values, engine)
     return SimResult(passed / games, wilson(passed, games), games)
@@ -315,8 +315,8 @@ def table_from_arguments(
             )
         clock = clock.base_rules_only()
     budget = seats.players if face_up is None else face_up
-    if not 0 <= budget <= seats.players + 3:
+    if not 0 <= budget <= seats.most_face_up:
         raise ValueError(
-            f"--face-up must be 0..{seats.players + 3} with {seats.players} players, not {budget}."
+            f"--face-up must be 0..{seats.most_face_up} with {seats.players} players, not {budget}."
         )
     return clock, seats, budget
