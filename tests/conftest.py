@@ -6,6 +6,10 @@ conftest (e.g. Alice owns a group, Bob is a member, Dave a viewer, Charlie an ou
 
 from __future__ import annotations
 
+import shutil
+import socket
+import subprocess
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -75,3 +79,48 @@ def celery_worker(transactional_db: None) -> Iterator[Any]:
         loglevel="WARNING",
     ) as worker:
         yield worker
+
+
+class RedisServer:
+    """A Redis server of one test's own, on a free port, which the test may stop and start
+    again on the same port without harming any other test (or CI's shared Redis)."""
+
+    def __init__(self) -> None:
+        server = shutil.which("redis-server")
+        if server is None:
+            pytest.skip("redis-server is not installed")
+        self.server = server
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = int(s.getsockname()[1])
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [self.server, "--port", str(self.port), "--bind", "127.0.0.1"]
+            + ["--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while not self.accepts():
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def accepts(self) -> bool:
+        with socket.socket() as s:
+            return s.connect_ex(("127.0.0.1", self.port)) == 0
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    """A RedisServer not yet started; stopped after the test."""
+    server = RedisServer()
+    yield server
+    server.stop()

@@ -1,8 +1,4 @@
-import shutil
-import socket
-import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -52,43 +48,15 @@ def test_it_answers_503_when_the_database_is_down(
     assert response.json()["database"] == "down"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture
-def own_redis() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """A Redis server of this test's own, so stopping it harms no other test."""
-    server = shutil.which("redis-server")
-    if server is None:
-        pytest.skip("redis-server is not installed")
-    port = _free_port()
-    proc = subprocess.Popen(
-        [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-    )
-    for _ in range(100):
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                break
-        time.sleep(0.05)
-    yield f"redis://127.0.0.1:{port}/0", proc
-    proc.kill()
-    proc.wait()
-
-
 @pytest.mark.integration
 def test_it_answers_503_when_the_redis_broker_stops(
-    client: Client, settings: Any, own_redis: tuple[str, subprocess.Popen[bytes]]
+    client: Client, settings: Any, redis_server: Any
 ) -> None:
-    url, proc = own_redis
+    redis_server.start()
     settings.BROKER_IS_FILESYSTEM = False
-    settings.CELERY_BROKER_URL = url
+    settings.CELERY_BROKER_URL = redis_server.url
     assert client.get("/healthz").status_code == 200
-    proc.terminate()
-    proc.wait()
+    redis_server.stop()
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json() == {"database": "ok", "broker": "down", "workers": 0}

@@ -9,9 +9,7 @@ takes a second or two once numba's cache is warm.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -319,53 +317,6 @@ def test_a_job_whose_whole_worker_was_killed_is_reaped_and_finished_by_another(
 # --- (3) the broker is down when the hint is asked for ---------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class OwnRedis:
-    """A Redis server of this test's own (as in tests/config/test_healthz.py), which the
-    test can stop and start again on the same port."""
-
-    def __init__(self) -> None:
-        server = shutil.which("redis-server")
-        if server is None:
-            pytest.skip("redis-server is not installed")
-        self.server = server
-        self.port = _free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [
-                self.server,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ],  # fmt: skip
-            stdout=subprocess.DEVNULL,
-        )
-        assert wait_for(self.accepts, timeout=10, every=0.05)
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait()
-            self.proc = None
-
-    def accepts(self) -> bool:
-        with socket.socket() as s:
-            return s.connect_ex(("127.0.0.1", self.port)) == 0
-
-
 def _use_broker(url: str, options: dict[str, Any]) -> None:
     """Point the Celery app (senders and workers) at another broker, with fresh connection
     and producer pools (kombu keeps producer pools per broker in a global registry)."""
@@ -378,8 +329,9 @@ def _use_broker(url: str, options: dict[str, Any]) -> None:
 
 
 @pytest.fixture
-def own_redis(monkeypatch: pytest.MonkeyPatch) -> Iterator[OwnRedis]:
-    redis = OwnRedis()
+def own_redis(monkeypatch: pytest.MonkeyPatch, redis_server: Any) -> Iterator[Any]:
+    """The shared redis_server fixture (tests/conftest.py), not started, as the app's broker."""
+    redis = redis_server
     old_url = celery_app.conf.broker_url
     old_options = dict(celery_app.conf.broker_transport_options or {})
     # Celery reads CELERY_BROKER_URL from the environment before its configuration.
@@ -395,7 +347,7 @@ def test_broker_down_saves_the_hint_and_runs_it_once_the_broker_is_back(
     transactional_db: None,
     alice: User,
     login: Callable[[User], Client],
-    own_redis: OwnRedis,
+    own_redis: Any,
 ) -> None:
     client = login(alice)
     # The broker is down (never started): the request is still saved, as queued.
