@@ -31,8 +31,9 @@ from rest_framework.response import Response
 
 from campaigns import exports, services
 from campaigns.models import NAME_LENGTH, Attempt, Campaign, Group, Membership, Player, Session
-from campaigns.services import CampaignError, current_lang
+from campaigns.services import CampaignError
 from campaigns.stats import statistics
+from config.i18n import current_lang
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.clock import Clock
 from rules.errors import RulesError

@@ -27,7 +27,6 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpRequest
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from campaigns.models import (
@@ -43,10 +42,11 @@ from campaigns.models import (
     Player,
     Session,
 )
+from config.errors import DomainError
+from config.i18n import current_lang
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.clock import REBIRTH, Clock
 from rules.errors import RulesError
-from rules.i18n import LANGUAGES
 from rules.inputs import check_layout
 from rules.validate import Verdict
 
@@ -55,20 +55,9 @@ CHAPTERS = range(1, 11)
 Status = ClockProgress.Status
 
 
-class CampaignError(Exception):
-    """A refused change: ``message`` for people, ``field`` the input it concerns (the API
-    answers 400 ``{field: [message]}``, forms show it at that field)."""
-
-    def __init__(self, message: str, field: str = "non_field_errors") -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
-
-
-def current_lang() -> str:
-    """The active language as the rules engine names it: en, nl or ja."""
-    lang = (get_language() or "en")[:2].lower()
-    return lang if lang in LANGUAGES else "en"
+class CampaignError(DomainError):
+    """A refused change to a group or its campaign (the API answers 400
+    ``{field: [message]}``, forms show it at that field)."""
 
 
 def error_text(error: CampaignError | RulesError) -> str:

@@ -53,8 +53,9 @@ from campaigns.models import (
     Player,
     Session,
 )
-from campaigns.services import CampaignError, current_lang
+from campaigns.services import CampaignError
 from campaigns.stats import bar_chart, statistics
+from config.i18n import current_lang
 from rules.clock import Clock
 from rules.errors import RulesError
 from rules.inputs import check_layout

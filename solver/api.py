@@ -17,7 +17,8 @@ from rest_framework.decorators import api_view
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from campaigns.services import current_lang, get_group_for_user
+from campaigns.services import get_group_for_user
+from config.i18n import current_lang
 from solver import services
 from solver.models import HintRequest
 

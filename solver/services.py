@@ -29,7 +29,8 @@ from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError
 
 from campaigns.models import Attempt, Campaign, Group
-from campaigns.services import current_lang
+from config.errors import DomainError, LimitReached
+from config.i18n import current_lang
 from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.errors import RulesError
@@ -56,21 +57,12 @@ Status = HintRequest.Status
 Failure = HintRequest.Failure
 
 
-class HintError(Exception):
-    """Bad input: ``message`` is for the user, ``field`` names the input (400)."""
-
-    def __init__(self, message: str, field: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
+class HintError(DomainError):
+    """Bad input for a hint: ``message`` is for the user, ``field`` names the input (400)."""
 
 
-class HintLimitReached(Exception):
+class HintLimitReached(LimitReached):
     """Too many hints in progress or in the last hour (429)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 def effort() -> float:

@@ -25,7 +25,8 @@ from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
 from campaigns.models import Group
-from campaigns.services import current_lang, get_group_for_user
+from campaigns.services import get_group_for_user
+from config.i18n import current_lang
 from rules.svg import clock_svg
 from solver import services
 from solver.forms import HintForm, WhatIfForm, slots_from_colours

@@ -1,0 +1,24 @@
+"""The one base class of refusals that the apps' services raise.
+
+A service refuses a change by raising a ``DomainError`` worded for the person in the active
+language. Forms show ``message`` at ``field``; the API answers ``status`` with
+``{field: [message]}``. Campaign services (``CampaignError``) and hint services
+(``HintError``, ``HintLimitReached``) subclass it.
+"""
+
+
+class DomainError(Exception):
+    """A refused change: ``message`` for people, ``field`` the input it concerns."""
+
+    status = 400
+
+    def __init__(self, message: str, field: str = "non_field_errors") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class LimitReached(DomainError):
+    """Too much asked of a shared resource in too short a time (429)."""
+
+    status = 429
