@@ -38,6 +38,9 @@ class Group(models.Model):
     # Anyone logged in who holds this token may join as a member (members page, "link").
     invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
     created = models.DateTimeField(default=timezone.now)
+    # Community figures (other tables' statistics and clock transcriptions) flow both ways or
+    # not at all: a group that opts out neither contributes to them nor sees them.
+    share_with_community = models.BooleanField(_("share with other tables"), default=True)
 
     class Meta:
         ordering = ["name", "id"]
