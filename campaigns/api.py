@@ -1,4 +1,4 @@
-"""The REST API of campaigns (DESIGN.md, "REST API"): serializers check the shape of input,
+"""The REST API of campaigns (docs/api.md, "REST API"): serializers check the shape of input,
 the services in ``campaigns.services`` decide, exactly as for the HTML pages.
 
 Permissions, the same everywhere: a group's resources are 404 for non-members; viewers
@@ -263,7 +263,7 @@ def _clock_json(clock: Clock, lang: str) -> dict[str, Any]:
 )
 @api_view(["GET"])
 def clock_list(request: Request) -> Response:
-    """Every clock definition (DESIGN.md's JSON) with ``described``: its rules in words."""
+    """Every clock definition (docs/api.md's JSON) with ``described``: its rules in words."""
     lang = current_lang()
     return Response([_clock_json(get_clock(c), lang) for c in CLOCK_IDS])
 

@@ -174,7 +174,7 @@ class CampaignForm(forms.Form):
 
 class TranscriptionForm(forms.Form):
     """The clock editor: the hand, the 24 limit, and the special rules as JSON objects,
-    one per line (the public clock-definition format of DESIGN.md)."""
+    one per line (the public clock-definition format, docs/api.md)."""
 
     start = forms.TypedChoiceField(
         label=_("Clock hand points to segment"),

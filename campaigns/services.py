@@ -6,7 +6,7 @@ table cannot interleave; each writes an ``Event`` holding what it overwrote, whi
 ``undo`` puts back. A ``request_key`` (one per rendered form, or an API client's
 ``Idempotency-Key``) makes a double submit return the first result instead of recording twice.
 
-Rules (GAME.md, "After an attempt", "End of the game"):
+Rules (docs/game.md, "After an attempt", "End of the game"):
 - a failure flips one Bonus token (never more than 3); a pass or a skip turns them face down;
 - the next clock is the first of the stack not passed nor in the Sleeve; clocks put back from
   the Sleeve go on top of the stack (only between clocks: with no Bonus token flipped);
@@ -231,7 +231,7 @@ class CampaignState:
         return players + self.bonus_tokens
 
     def to_json(self) -> dict[str, Any]:
-        """The public ``GET /api/groups/{id}/progress/`` object (DESIGN.md)."""
+        """The public ``GET /api/groups/{id}/progress/`` object (docs/api.md)."""
         return {
             "campaign": self.campaign.pk,
             "kind": self.campaign.kind,

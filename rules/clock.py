@@ -1,4 +1,4 @@
-"""A clock as data, and its public JSON definition (see DESIGN.md, "Clock definition").
+"""A clock as data, and its public JSON definition (docs/api.md, "Clock definition").
 
 ``{"id": "1-1", "chapter": 1, "number": 1, "start": 1, "cap": null, "rules": [...]}`` plus
 ``"transcribed": false`` for a clock whose special rules are not known yet (omitted when

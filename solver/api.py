@@ -1,4 +1,4 @@
-"""The hints API (DESIGN.md, "REST API"): ask for a hint, watch it, cancel it.
+"""The hints API (docs/api.md, "REST API"): ask for a hint, watch it, cancel it.
 
 The serializer checks the shape; ``solver.services`` decides, exactly as for the pages:
 the same validation (400 field by field), the same dedupe and reuse, the same limits

@@ -1,8 +1,8 @@
-"""``python -m solver.bench``: the solver's numbers on this machine (issue 5, "Targets").
+"""``python -m solver.bench``: the solver's numbers on this machine.
 
 Prints, without asserting anything about time:
 - the oracle's deals per second per core on three clocks and the exact odds time for a
-  6 Sun / 6 Moon table (the oracle helper's ``solver.core.bench_oracle``, when present);
+  6 Sun / 6 Moon table (``solver.core.bench_oracle``);
 - simulated silent games per second (compiled engine, all cores and one core);
 - hint time, pass rate (95% interval), baseline rate and odds for 2, 3 and 4 players on a
   clock without special rules, face-up cards = players.
@@ -13,27 +13,19 @@ Prints, without asserting anything about time:
 from __future__ import annotations
 
 import argparse
-import importlib
 import time
-from typing import Any
 
 import numba
 
 from rules.clock import Clock
 from rules.seats import parse_colours
+from solver.core import bench_oracle
 
 BASE = Clock("2-1", 2, 1)  # base rules only: start 1, cap 24, no special rule
 TABLES = {2: "SSMM+SM/SMMM+SS", 3: "SSMM/SMSM/MMSS", 4: "SSM/MMS/SMS/MSM"}
 
 
 def _oracle_numbers(quick: bool) -> None:
-    # The oracle helper's module; looked up at run time so this benchmark still prints the
-    # play numbers on a tree where the oracle is missing or broken.
-    try:
-        bench_oracle: Any = importlib.import_module("solver.core.bench_oracle")
-    except ImportError as error:
-        print(f"oracle: solver.core.bench_oracle cannot be imported ({error}); no oracle numbers.")
-        return
     for bench in bench_oracle.oracle_benchmarks(deals=2_000 if quick else 20_000):
         print(
             f"oracle, one core, {bench.clock}: {bench.deals_per_second:,.0f} deals/s "

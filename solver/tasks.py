@@ -1,4 +1,4 @@
-"""Celery tasks for hints: thin wrappers around solver.services (STYLE.md, "Celery").
+"""Celery tasks for hints: thin wrappers around the hint services.
 
 ``run_hint`` takes the row's id; the row is claimed with a conditional UPDATE, so a message
 delivered twice is harmless and ``acks_late`` is safe. The periodic tasks keep the queue

@@ -3,7 +3,7 @@
 The oracle, the odds and (later) anything else that decides many deals for one clock compile
 the clock once with :func:`compile_clock` and hand the arrays to
 :mod:`solver.core.compiled_kernel`. Compilation reads the clock's public JSON form
-(``Clock.to_json()``, DESIGN.md "Clock definition"), so it depends on the rule vocabulary's
+(``Clock.to_json()``, docs/api.md "Notation"), so it depends on the rule vocabulary's
 names and parameters, not on the rules engine's classes.
 
 Everything is indexed by *reading position* 0..5: position 0 is the start segment, then

@@ -69,7 +69,7 @@ class OddsResult:
     interval: tuple[float, float]
 
     def to_json(self) -> dict[str, Any]:
-        """The ``odds --json`` object of DESIGN.md, plus the interval."""
+        """The ``odds --json`` object (docs/api.md), with its interval."""
         return {
             "odds": self.odds,
             "exact": self.exact,

@@ -213,8 +213,8 @@ def shaped_targets(
     """Targets rising linearly through ``low`` on the first ``split`` segments read and
     through ``high`` on the rest, then fitted to the clock's value ranges and cap.
 
-    The shape (a few low segments, then high piles) is what worked in the prototypes: low
-    segments take single small cards, the high piles absorb the big ones.
+    The shape (a few low segments, then high piles) is what won in our first measurements of
+    silent play: low segments take single small cards, the high piles absorb the big ones.
     """
     values: list[float] = []
     for i in range(SEGMENTS):
@@ -289,7 +289,8 @@ def baseline_plan(clock: Clock, seats: Seats, face_up: int) -> Plan:
 
 
 def h_plan(clock: Clock, seats: Seats) -> Plan:
-    """The "H" plan of the prototypes: 5, 7, 9 | 17, 20, 23 — the search's starting point."""
+    """The "H" plan, the best hand-made plan we measured: 5, 7, 9 | 17, 20, 23 — the search's
+    starting point."""
     top = min(_cap(clock), 24.0)
     scale = top / 24.0
     return Plan(

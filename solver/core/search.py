@@ -43,7 +43,7 @@ class HintResult:
     partial: bool  # True for a best-so-far result (rate measured on search deals)
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
-        """The ``hint --json`` object of DESIGN.md."""
+        """The ``hint --json`` object (docs/api.md)."""
         return {
             "plan": self.plan.to_json(),
             "pass_rate": round(self.pass_rate, 4),
@@ -262,7 +262,7 @@ def recommend(
         return passed
 
     rng = np.random.default_rng(_seed_for(seed, _BREED))
-    # The prototypes' "H" plan is a strong prior: most of the first field are variations
+    # The "H" plan (``plans.h_plan``) is a strong prior: most of the first field are variations
     # of it, a third are wild guesses in case this clock wants something else.
     pool: list[Genes] = [_PRIORS.get(players, _h_genes()), _h_genes(), *_OTHER_STARTS]
     scored: list[tuple[float, int, Genes]] = []
@@ -374,7 +374,7 @@ def _odds(
     report: Progress,
     best: HintResult | None,
 ) -> float | None:
-    """The perfect-information odds (the oracle helper's ``odds``), or None when the clock
+    """The perfect-information odds (``solver.core.odds.odds``), or None when the clock
     has a rule kind the oracle does not know: the hint is still worth giving."""
     from .odds import odds  # imported late: only a finished search needs the oracle
 

@@ -1,4 +1,4 @@
-"""The campaigns REST API: DESIGN.md's public endpoints, permissions, bad input."""
+"""The campaigns REST API: the public endpoints of docs/api.md, permissions, bad input."""
 
 from __future__ import annotations
 

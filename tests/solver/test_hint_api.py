@@ -1,4 +1,4 @@
-"""POST /api/hints/, GET /api/hints/{id}/, POST /api/hints/{id}/cancel/ (DESIGN.md)."""
+"""POST /api/hints/, GET /api/hints/{id}/, POST /api/hints/{id}/cancel/ (docs/api.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The compiled oracle against independent references.
 
 * On reduced decks (7 cards) a numpy brute force tries every one of the 6^7 ways to put the
-  cards on the six segments and applies the rules as GAME.md states them.
+  cards on the six segments and applies the rules as docs/game.md states them.
 * On full 12-card deals a plain Python search (subsets per segment, a memo, no clever bounds)
   decides the same question; it is slow, so it runs on a sample.
 * Completeness through the rules engine: a layout built to pass (checked by rules.validate)
@@ -102,7 +102,7 @@ def _assignments(n: int) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
 
 
 def brute_force(clock: Clock, values: list[int], colours: list[int], hands: list[int]) -> bool:
-    """Try every assignment of the cards to printed segments; rules applied as GAME.md says."""
+    """Try every assignment of the cards to printed segments; rules applied as docs/game.md says."""
     data = clock.to_json()
     n = len(values)
     a, on = _assignments(n)  # a[r, i] = printed segment - 1 of card i

@@ -2,7 +2,7 @@
 [--lang en|nl|ja] [--effort X] [--base-rules]``
 
 Prints the recommended plan, its simulated pass rate with a 95% interval, the baseline
-plan's rate and the perfect-information odds (DESIGN.md, "Command line"). The same core
+plan's rate and the perfect-information odds (docs/api.md, "Command line"). The same core
 call as the Celery task (``solver.core.search.recommend``). Bad input: one line on stderr,
 exit 2, never a traceback.
 """

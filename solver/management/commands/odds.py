@@ -2,7 +2,7 @@
 [--base-rules]``
 
 The probability that the 12 cards at a table with these colours admit a passing game, if
-everyone could see every card (DESIGN.md, "Command line"). Exact by default; ``--samples N``
+everyone could see every card (docs/api.md, "Command line"). Exact by default; ``--samples N``
 estimates it from N deals with a 95% interval. ``--json`` prints
 ``{"odds": x, "exact": bool, "deals": n, "interval": [lo, hi]}``.
 Bad input — colours that are not a table, an unknown clock, a clock file that is not a clock,
