@@ -4,6 +4,7 @@ Charlie an outsider (users from tests/conftest.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from campaigns import services
-from campaigns.models import Attempt, Campaign, Group, Membership
+from campaigns.models import Attempt, Campaign, Group, Membership, Session
 
 
 @pytest.fixture
@@ -63,3 +64,30 @@ def play(alice: User) -> Callable[..., Attempt]:
         return services.record_attempt(campaign, alice, clock, outcome, players, **kwargs)
 
     return _play
+
+
+@pytest.fixture
+def evening(alice: User) -> Callable[[Group, list[str]], Session]:
+    """evening(group, outcomes): a session with the group's three players at the table and one
+    attempt at the next clock per outcome, each opened by Ben and lasting 7 minutes."""
+
+    def _evening(group: Group, outcomes: list[str]) -> Session:
+        campaign = group.current_campaign()
+        players = list(group.players.order_by("name"))
+        session = services.start_session(campaign, players)
+        for outcome in outcomes:
+            campaign.refresh_from_db()
+            clock = services.campaign_state(campaign).next_clock
+            services.record_attempt(
+                campaign,
+                alice,
+                clock,
+                outcome,
+                3,
+                session=session,
+                opener=players[1],
+                duration=timedelta(minutes=7),
+            )
+        return session
+
+    return _evening

@@ -17,6 +17,7 @@ ApiAs = Callable[[str], APIClient]
 ROLES = ["owner", "member", "viewer", "outsider"]
 PASSING_1_1 = "S1 | S2 | S3 | S4 M1 M2 | S5 M3 M4 | S6 S7 S8"
 FAILING_1_1 = "S1 | S2 | S3 | S4 M1 | S5 M3 M4 | S6 S7 S8 M2"
+BAD_CARD = PASSING_1_1.replace("S1", "S13")
 
 
 def url(group: Group, tail: str) -> str:
@@ -397,3 +398,37 @@ def test_wrong_methods_answer_405(group: Group, api_as: ApiAs, method: str, tail
 
 def test_wrong_method_on_layout_check(api_as: ApiAs, group: Group) -> None:
     assert api_as("owner").get("/api/layouts/check/").status_code == 405
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "'S13' is not a card: values go from 1 to 12."),
+        ("nl", "'S13' is geen kaart: de waarden lopen van 1 tot en met 12."),
+        ("ja", "'S13'はカードではありません。数字は1から12までです。"),
+    ],
+)
+def test_the_layout_check_api_refuses_in_the_callers_language(
+    api_as: ApiAs, group: Group, lang: str, expected: str
+) -> None:
+    response = api_as("viewer").post(
+        "/api/layouts/check/",
+        {"clock": "1-1", "layout": BAD_CARD},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE=lang,
+    )
+    assert response.status_code == 400
+    assert response.json() == {"card": [expected]}
+
+
+def test_a_bad_transcription_is_refused_in_japanese(api_as: ApiAs, group: Group) -> None:
+    rule = {"kind": "value_range", "segment": 2, "min": 20, "max": 10}
+    response = api_as("member").post(
+        f"/api/groups/{group.pk}/transcriptions/",
+        {"clock": "5-2", "rules": [rule]},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    assert response.status_code == 400
+    expected = "「min」（20）は「max」（10）より大きくできません。"
+    assert response.json() == {"rules[0].min": [expected]}

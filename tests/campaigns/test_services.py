@@ -8,14 +8,18 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
 from django.http import Http404
+from django.utils import translation
 
 from campaigns import services
-from campaigns.models import Attempt, Campaign, ClockProgress, Event, Group, Membership
+from campaigns.models import Attempt, Campaign, Event, Group, Membership
 from campaigns.services import CampaignError
+from rules.catalogue import get_clock
 
 Play = Callable[..., Attempt]
+PASSING_1_1 = "S1 | S2 | S3 | S4 M1 M2 | S5 M3 M4 | S6 S7 S8"
+FAILING_1_1 = "S1 | S2 | S3 | S4 M1 | S5 M3 M4 | S6 S7 S8 M2"
+BAD_CARD = PASSING_1_1.replace("S1", "S13")
 
 
 def state(campaign: Campaign) -> services.CampaignState:
@@ -336,10 +340,6 @@ def test_bad_input_names_the_field_and_records_nothing(
     assert campaign.attempts.count() == 0 and campaign.events.count() == 0
 
 
-PASSING_1_1 = "S1 | S2 | S3 | S4 M1 M2 | S5 M3 M4 | S6 S7 S8"
-FAILING_1_1 = "S1 | S2 | S3 | S4 M1 | S5 M3 M4 | S6 S7 S8 M2"
-
-
 def test_a_layout_that_fails_cannot_be_recorded_as_passed(campaign: Campaign, alice: User) -> None:
     with pytest.raises(CampaignError) as error:
         services.record_attempt(campaign, alice, "1-1", "passed", 3, layout=FAILING_1_1)
@@ -386,22 +386,6 @@ def test_transcriptions_are_versioned(group: Group, alice: User) -> None:
     assert (clock.start, version, clock.transcribed) == (4, 2, True)
 
 
-def test_the_database_refuses_a_fourth_bonus_token(campaign: Campaign) -> None:
-    with pytest.raises(IntegrityError), transaction.atomic():
-        Campaign.objects.filter(pk=campaign.pk).update(bonus_tokens=4)
-
-
-def test_the_database_refuses_a_wrong_face_up_count(campaign: Campaign, play: Play) -> None:
-    attempt = play(campaign, "failed")
-    with pytest.raises(IntegrityError), transaction.atomic():
-        Attempt.objects.filter(pk=attempt.pk).update(face_up=9)
-
-
-def test_the_database_refuses_two_progress_rows_for_a_clock(campaign: Campaign) -> None:
-    with pytest.raises(IntegrityError), transaction.atomic():
-        ClockProgress.objects.create(campaign=campaign, clock_id="1-1", position=99)
-
-
 def test_outsiders_get_404(group: Group, charlie: User) -> None:
     with pytest.raises(Http404):
         services.get_group_for_user(charlie, group.pk)
@@ -427,3 +411,25 @@ def test_the_last_owner_cannot_leave(group: Group, alice: User) -> None:
     with pytest.raises(CampaignError):
         services.remove_member(group, group.memberships.get(user=alice))
     assert group.memberships.filter(user=alice, role=Membership.Role.OWNER).exists()
+
+
+def test_recording_a_bad_layout_is_refused_in_the_active_language() -> None:
+    clock = get_clock("1-1")
+    with translation.override("nl"), pytest.raises(services.CampaignError) as error:
+        services.judge_layout(clock, BAD_CARD, "passed")
+    assert error.value.field == "layout"
+    assert error.value.message.startswith("'S13' is geen kaart")
+    with translation.override("ja"), pytest.raises(services.CampaignError) as failing:
+        services.judge_layout(clock, FAILING_1_1, "passed")
+    assert "第6区画" in failing.value.message
+
+
+def test_error_text_normalises_the_language() -> None:
+    with pytest.raises(Exception) as error:
+        get_clock("11-1")
+    assert isinstance(error.value, services.RulesError)
+    with translation.override("ja"):
+        assert services.error_text(error.value).startswith("不明な時計盤")
+    with translation.override("de"):
+        assert services.error_text(error.value) == error.value.message
+    assert services.error_text(services.CampaignError("Al gezegd.")) == "Al gezegd."

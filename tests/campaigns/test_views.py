@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -12,7 +13,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from campaigns import services
-from campaigns.models import Campaign, ClockTranscription, Group, Membership, Session
+from campaigns.forms import LAYOUT_EXAMPLE
+from campaigns.models import Campaign, ClockTranscription, Group, Session
+from rules.catalogue import get_clock
+from rules.inputs import check_layout
 
 AsRole = Callable[[str], Client]
 ROLES = ["owner", "member", "viewer", "outsider"]
@@ -24,12 +28,14 @@ def page(group: Group, tail: str = "") -> str:
     return f"/groups/{group.pk}/{tail}"
 
 
-def tap(client: Client, group: Group, action: str, htmx: bool = False, **data: Any):
+def tap(
+    client: Client, group: Group, action: str, htmx: bool = False, follow: bool = False, **data: Any
+):
     campaign = group.current_campaign()
     clock = services.campaign_state(campaign).next_clock
     body = {"clock": clock, "players": 3, "action": action, **data}
     headers = {"HX-Request": "true"} if htmx else {}
-    return client.post(page(group, "record/"), body, headers=headers)
+    return client.post(page(group, "record/"), body, headers=headers, follow=follow)
 
 
 def test_the_dashboard_lists_my_groups(group: Group, as_role: AsRole) -> None:
@@ -223,140 +229,6 @@ def test_an_unknown_clock_page_is_404(group: Group, as_role: AsRole) -> None:
     assert as_role("owner").get(page(group, "clocks/12-9/")).status_code == 404
 
 
-def test_the_editor_redraws_the_clock_as_the_user_edits(group: Group, as_role: AsRole) -> None:
-    rule = json.dumps({"kind": "card_count", "segment": 2, "count": 2})
-    response = as_role("member").post(
-        page(group, "clocks/5-1/edit/"), {"start": 3, "rules": rule}, headers={"HX-Request": "true"}
-    )
-    content = response.content.decode()
-    assert content.lstrip().startswith('<form class="grid grid-2 editor"')
-    assert 'data-clock="5-1"' in content and "Segment 2 must hold exactly 2 cards" in content
-    assert not ClockTranscription.objects.exists()
-
-
-def test_the_editor_shows_the_inputs_of_the_chosen_kind(group: Group, as_role: AsRole) -> None:
-    response = as_role("member").post(
-        page(group, "clocks/5-1/edit/"), {"start": 1, "rules": "", "new_kind": "value_range"}
-    )
-    for name in ("p_segment", "p_min", "p_max"):
-        assert f'name="{name}"' in response.content.decode()
-
-
-def test_the_editor_adds_and_removes_a_rule(group: Group, as_role: AsRole) -> None:
-    client = as_role("member")
-    data = {"start": 1, "rules": "", "new_kind": "card_count", "p_segment": 4, "p_count": 2}
-    added = client.post(page(group, "clocks/5-1/edit/"), {**data, "action": "add"})
-    assert added.status_code == 200
-    assert added.context["form"]["rules"].value() == (
-        '{"kind": "card_count", "segment": 4, "count": 2}'
-    )
-    removed = client.post(
-        page(group, "clocks/5-1/edit/"),
-        {"start": 1, "rules": added.context["form"]["rules"].value(), "remove": "0"},
-    )
-    assert removed.context["form"]["rules"].value() == ""
-
-
-def test_the_editor_explains_a_bad_new_rule(group: Group, as_role: AsRole) -> None:
-    data = {"start": 1, "rules": "", "new_kind": "card_count", "p_segment": 4, "p_count": "99"}
-    response = as_role("member").post(page(group, "clocks/5-1/edit/"), {**data, "action": "add"})
-    assert response.status_code == 400 and response.context["new_rule_error"]
-    assert response.context["form"]["rules"].value() == ""
-
-
-def test_the_editor_refuses_to_save_broken_rules(group: Group, as_role: AsRole) -> None:
-    response = as_role("member").post(
-        page(group, "clocks/5-1/edit/"),
-        {"start": 1, "rules": '{"kind": "card_count"}', "action": "save"},
-    )
-    assert response.status_code == 400 and b"count" in response.content
-    assert not ClockTranscription.objects.exists()
-
-
-def test_the_editor_saves_a_new_version(group: Group, as_role: AsRole) -> None:
-    client = as_role("member")
-    for start in (2, 3):
-        response = client.post(
-            page(group, "clocks/5-1/edit/"), {"start": start, "rules": "", "action": "save"}
-        )
-        assert response.status_code == 302
-    clock, version = services.clock_for_group(group, "5-1")
-    assert (clock.start, version) == (3, 2)
-
-
-def test_saving_the_editor_twice_keeps_one_version(group: Group, as_role: AsRole) -> None:
-    client = as_role("member")
-    for _tap in range(2):
-        response = client.post(
-            page(group, "clocks/5-1/edit/"), {"start": 2, "rules": "", "action": "save"}
-        )
-        assert response.status_code == 302
-    assert "Nothing changed: still version 1." in client.get(response["Location"]).text
-    assert ClockTranscription.objects.filter(group=group, clock_id="5-1").count() == 1
-
-
-def test_sessions_are_started_and_edited(group: Group, as_role: AsRole) -> None:
-    client = as_role("owner")
-    ann = group.players.get(name="Ann")
-    response = client.post(page(group, "sessions/"), {"date": "2026-11-27", "players": [ann.pk]})
-    session = Session.objects.get()
-    assert response.status_code == 302 and list(session.players.all()) == [ann]
-    client.post(page(group, f"sessions/{session.pk}/"), {"date": "2026-11-28", "players": []})
-    session.refresh_from_db()
-    assert str(session.date) == "2026-11-28" and not session.players.exists()
-
-
-def test_the_session_page_offers_bg_stats(
-    group: Group, campaign: Campaign, as_role: AsRole
-) -> None:
-    client = as_role("owner")
-    tap(client, group, "passed", duration_min=12)
-    session = Session.objects.get()
-    session.players.set(group.players.all())
-    assert b"bgstats.json" in client.get(page(group, f"sessions/{session.pk}/")).content
-    play = client.get(page(group, f"sessions/{session.pk}/bgstats.json")).json()
-    assert play["game"]["cooperative"] is True and play["game"]["noPoints"] is True
-    assert play["durationMin"] == 12 and [p["winner"] for p in play["players"]] == [True] * 3
-
-
-def test_owners_invite_by_username(group: Group, as_role: AsRole) -> None:
-    User.objects.create_user("erin")
-    response = as_role("owner").post(
-        page(group, "members/"), {"username": "erin", "role": "viewer"}
-    )
-    assert response.status_code == 302
-    assert group.memberships.get(user__username="erin").role == "viewer"
-
-
-def test_inviting_an_unknown_username_is_a_form_error(group: Group, as_role: AsRole) -> None:
-    response = as_role("owner").post(page(group, "members/"), {"username": "nobody"})
-    assert response.status_code == 400 and response.context["form"].has_error("username")
-
-
-def test_owners_add_players(group: Group, as_role: AsRole) -> None:
-    as_role("owner").post(page(group, "members/"), {"name": "Dina"})
-    assert group.players.filter(name="Dina").exists()
-
-
-def test_the_invite_link_joins_as_a_member(group: Group, as_role: AsRole, charlie: User) -> None:
-    client = as_role("outsider")
-    link = f"/join/{group.invite_token}/"
-    assert client.get(link).status_code == 200
-    assert client.post(link).status_code == 302
-    assert group.memberships.get(user=charlie).role == Membership.Role.MEMBER
-
-
-def test_a_wrong_invite_token_is_404(as_role: AsRole, group: Group) -> None:
-    assert as_role("outsider").get("/join/nope/").status_code == 404
-
-
-def test_owners_change_a_role(group: Group, as_role: AsRole, bob: User) -> None:
-    member = group.memberships.get(user=bob)
-    as_role("owner").post(page(group, f"members/{member.pk}/"), {"role": "viewer"})
-    member.refresh_from_db()
-    assert member.role == "viewer"
-
-
 def test_the_settings_page_starts_a_campaign_mid_game(group: Group, as_role: AsRole) -> None:
     response = as_role("member").post(
         page(group, "settings/"), {"kind": "normal", "start_chapter": 5}
@@ -525,3 +397,116 @@ def test_wrong_method_on_import_and_dashboard(group: Group, as_role: AsRole) -> 
     client = as_role("owner")
     assert client.get("/groups/import/").status_code == 405
     assert client.put("/").status_code == 405
+
+
+def test_the_live_check_shows_parse_errors_in_dutch(group: Group, as_role: AsRole) -> None:
+    response = as_role("owner").post(
+        f"/groups/{group.pk}/check/",
+        {"clock": "1-1", "layout": "S1 X9"},
+        HTTP_HX_REQUEST="true",
+        HTTP_ACCEPT_LANGUAGE="nl",
+    )
+    assert response.status_code == 200
+    assert response.context["verdict_error"] == (
+        "Een kaartverdeling in segmentvorm heeft zes groepen gescheiden door '|' "
+        "(segmenten 1–6); deze heeft er 1."
+    )
+
+
+def test_the_layout_example_is_a_whole_layout_that_the_engine_judges() -> None:
+    verdict = check_layout(get_clock("1-1"), LAYOUT_EXAMPLE)
+    assert verdict.passed
+
+
+def test_the_group_page_shows_the_valid_layout_example(group: Group, as_role: AsRole) -> None:
+    body = as_role("owner").get(page(group)).content.decode()
+    assert f'placeholder="{LAYOUT_EXAMPLE}"' in body
+
+
+def test_a_failure_with_three_tokens_up_does_not_promise_a_fourth(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    for _ in range(3):
+        tap(client, group, "failed", follow=True)
+    body = tap(client, group, "failed", follow=True).content.decode()
+    campaign.refresh_from_db()
+    assert campaign.bonus_tokens == 3
+    assert "All three Bonus tokens are already face up." in body
+    assert "one more Bonus token" not in body
+
+
+def test_statistics_of_a_campaign_without_attempts_say_so(group: Group, as_role: AsRole) -> None:
+    body = as_role("owner").get(page(group, "statistics/")).content.decode()
+    assert "No attempt recorded in this campaign yet" in body and "<svg" not in body
+
+
+def test_leaving_a_campaign_in_progress_needs_the_confirmation_box(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed")
+    response = client.post(page(group, "settings/"), {"kind": "normal", "start_chapter": 4})
+    assert response.status_code == 400 and response.context["form"].has_error("confirm")
+    assert group.current_campaign() == campaign
+
+
+def test_a_confirmed_new_campaign_replaces_the_one_in_progress(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed")
+    data = {"kind": "normal", "start_chapter": 4, "confirm": "on"}
+    assert client.post(page(group, "settings/"), data).status_code == 302
+    assert services.campaign_state(group.current_campaign()).next_clock == "4-1"
+
+
+def test_a_campaign_not_yet_played_is_replaced_without_confirmation(
+    group: Group, as_role: AsRole
+) -> None:
+    body = as_role("owner").get(page(group, "settings/")).content.decode()
+    assert 'name="confirm"' not in body
+
+
+def test_a_double_tap_on_put_on_top_puts_the_clock_back_once(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed")
+    tap(client, group, "skip")
+    body = client.get(page(group, "sleeve/")).content.decode()
+    key = re.search(r'name="request_key" value="([^"]+)"', body)[1]  # type: ignore[index]
+    responses = [
+        client.post(page(group, "sleeve/"), {"clock": "1-1", "request_key": key}) for _ in range(2)
+    ]
+    assert [r.status_code for r in responses] == [302, 302]
+    assert campaign.events.filter(kind="retrieved").count() == 1
+
+
+def test_the_clock_page_keeps_attempts_of_earlier_campaigns(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed")
+    client.post(page(group, "settings/"), {"kind": "normal", "start_chapter": 1, "confirm": "on"})
+    assert group.current_campaign() != campaign
+    body = client.get(page(group, "clocks/1-1/")).content.decode()
+    assert "earlier campaign" in body and "No attempt at this clock yet." not in body
+
+
+def test_the_confirmation_box_is_shown_while_a_campaign_is_in_progress(
+    group: Group, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed")
+    body = client.get(page(group, "settings/")).content.decode()
+    assert re.search(r'<label class="check" for="id_confirm"><input type="checkbox"', body)
+
+
+def test_the_attempts_per_clock_chart_scrolls_sideways_on_a_phone(
+    group: Group, as_role: AsRole
+) -> None:
+    client = as_role("owner")
+    tap(client, group, "failed")
+    body = client.get(page(group, "statistics/")).content.decode()
+    assert '<div class="chart-scroll"><svg class="chart"' in body

@@ -1,3 +1,5 @@
+"""/healthz (ops.views): the database, the broker and the workers' heartbeats."""
+
 import time
 from pathlib import Path
 from typing import Any

@@ -1,0 +1,95 @@
+"""campaigns.exports: the BG Stats push-play of an evening and its createPlay link."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+
+from campaigns import exports, services
+from campaigns.models import Group, Session
+
+pytestmark = pytest.mark.django_db
+Evening = Callable[[Group, list[str]], Session]
+
+
+def test_the_bgstats_play_has_the_documented_push_play_shape(
+    group: Group, evening: Evening
+) -> None:
+    session = evening(group, ["failed", "passed"])
+    play = exports.bgstats_play(session)
+    assert set(play) == {
+        "sourceName",
+        "playDate",
+        "durationMin",
+        "board",
+        "location",
+        "comments",
+        "game",
+        "players",
+    }
+    assert play["sourceName"] == "Timekeeper" and play["location"] == "Tuesday table"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
+    assert play["durationMin"] == 14
+    assert play["game"] == {
+        "name": "Take Time",
+        "sourceGameId": "take-time",
+        "cooperative": True,
+        "noPoints": True,
+        "highestWins": True,
+    }
+    assert [set(p) for p in play["players"]] == [
+        {"name", "sourcePlayerId", "role", "rank", "winner", "startPlayer"}
+    ] * 3
+
+
+def test_every_player_wins_the_bgstats_play_when_a_clock_was_passed(
+    group: Group, evening: Evening
+) -> None:
+    play = exports.bgstats_play(evening(group, ["failed", "passed"]))
+    assert [p["winner"] for p in play["players"]] == [True, True, True]
+    assert all("score" not in p for p in play["players"])
+
+
+def test_nobody_wins_the_bgstats_play_of_an_evening_without_a_pass(
+    group: Group, evening: Evening
+) -> None:
+    play = exports.bgstats_play(evening(group, ["failed", "failed"]))
+    assert [p["winner"] for p in play["players"]] == [False, False, False]
+
+
+def test_the_bgstats_start_player_is_who_opened_the_first_attempt(
+    group: Group, evening: Evening
+) -> None:
+    play = exports.bgstats_play(evening(group, ["passed"]))
+    assert [p["name"] for p in play["players"] if p["startPlayer"]] == ["Ben"]
+
+
+def test_the_bgstats_comments_list_the_clocks_played(group: Group, evening: Evening) -> None:
+    play = exports.bgstats_play(evening(group, ["failed", "passed", "passed"]))
+    assert play["comments"] == "1-1 ✗✓ · 1-2 ✓"
+
+
+def test_the_bgstats_link_carries_the_play_url_encoded(group: Group, evening: Evening) -> None:
+    session = evening(group, ["passed"])
+    link = exports.bgstats_link(session)
+    assert link.startswith("https://app.bgstatsapp.com/createPlay.html?data=%7B")
+    data = link.removeprefix("https://app.bgstatsapp.com/createPlay.html?data=")
+    assert json.loads(unquote(data)) == exports.bgstats_play(session)
+
+
+def test_the_bgstats_start_player_skips_attempts_without_an_opener(
+    group: Group, alice: Any
+) -> None:
+    campaign = group.current_campaign()
+    session = services.start_session(campaign, list(group.players.all()))
+    services.record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
+    campaign.refresh_from_db()
+    cleo = group.players.get(name="Cleo")
+    services.record_attempt(campaign, alice, "1-1", "passed", 3, session=session, opener=cleo)
+    play = exports.bgstats_play(session)
+    assert [p["name"] for p in play["players"] if p["startPlayer"]] == ["Cleo"]
