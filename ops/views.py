@@ -1,18 +1,29 @@
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import os
 
 from django.conf import settings
+from django.contrib.staticfiles.finders import FileSystemFinder
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, JsonResponse
-from django.views.decorators.cache import never_cache
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 
 from config.celery import app as celery_app
 from ops.heartbeat import live_workers
 
 logger = logging.getLogger(__name__)
+
+THEME_COLOUR = "#1f3a5f"  # the top bar (--night in timekeeper.css)
+BACKGROUND_COLOUR = "#fbf8f1"  # the page (--paper)
 
 
 def _database_ok() -> bool:
@@ -55,3 +66,88 @@ def healthz(request: HttpRequest) -> JsonResponse:
         "workers": live_workers() if database else 0,
     }
     return JsonResponse(body, status=200 if database and broker else 503)
+
+
+# --- Installable app: manifest, service worker, offline page --------------------------------
+# Served from the site root so that the service worker's scope is the whole site.
+
+
+def _own_static_files() -> list[str]:
+    """Our own static files (not the admin's or the API docs'), as paths under STATIC_URL."""
+    finder = FileSystemFinder()
+    return sorted(path for path, _storage in finder.list(ignore_patterns=["*.txt", "*.md"]))
+
+
+@require_GET
+@cache_control(max_age=3600)
+def manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest, in the reader's language (the link asks with credentials)."""
+    data = {
+        "name": f"{_('Timekeeper')} · {_('Take Time companion')}",
+        "short_name": _("Timekeeper"),
+        "description": _(
+            "Record your Take Time games at the table, browse your statistics and ask for a "
+            "plan before the discussion."
+        ),
+        "lang": get_language() or "en",
+        "start_url": reverse("dashboard"),
+        "scope": "/",
+        "display": "standalone",
+        "theme_color": THEME_COLOUR,
+        "background_color": BACKGROUND_COLOUR,
+        "icons": [
+            {"src": static("img/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+            {"src": static("img/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": static("img/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {
+                "src": static("img/icon-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
+        ],
+    }
+    return JsonResponse(
+        data, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False}
+    )
+
+
+@require_GET
+@cache_control(no_cache=True)
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker: caches our static files and the offline page at install.
+
+    ``no-cache`` makes browsers look for a new worker on every visit; the cache name
+    changes whenever a static file or the offline page's language changes, so a deploy
+    replaces the old cache instead of serving stale assets.
+    """
+    assets = [static(path) for path in _own_static_files()]
+    offline_url = reverse("offline")
+    version = hashlib.sha256(
+        json.dumps([assets, offline_url, get_language(), _asset_stamps()]).encode()
+    ).hexdigest()[:16]
+    context = {
+        "version": version,
+        "assets": json.dumps(assets),
+        "offline_url": json.dumps(offline_url),
+        # Django adds the script prefix to a relative STATIC_URL: this is the path served.
+        "static_prefix": json.dumps(settings.STATIC_URL),
+    }
+    return render(request, "ops/sw.js", context, content_type="text/javascript; charset=utf-8")
+
+
+def _asset_stamps() -> list[tuple[str, int, int]]:
+    """Size and modification time of each static file: in development the names carry no
+    content hash, so this is what tells a changed file."""
+    finder = FileSystemFinder()
+    stamps = []
+    for path, storage in finder.list(ignore_patterns=["*.txt", "*.md"]):
+        info = os.stat(storage.path(path))
+        stamps.append((path, info.st_size, int(info.st_mtime)))
+    return sorted(stamps)
+
+
+@require_GET
+def offline(request: HttpRequest) -> HttpResponse:
+    """What an installed app shows for a page it cannot reach while the phone is offline."""
+    return render(request, "ops/offline.html")
