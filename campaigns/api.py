@@ -1,11 +1,12 @@
 """The REST API of campaigns (docs/api.md, "REST API"): serializers check the shape of input,
 the services in ``campaigns.services`` decide, exactly as for the HTML pages.
 
-Permissions, the same everywhere: a group's resources are 404 for non-members; viewers
-read but get 403 on every write; only owners manage members. Errors are 400 with
-``{field: [reason]}``. Writes that record something accept an ``Idempotency-Key`` header
-(or ``request_key`` in the body): sending the same key twice records once and answers the
-first result again.
+Permissions, the same everywhere (``campaigns.access``): a group's resources are 404 for
+non-members; viewers read but get 403 on every write; only owners manage members. Refusals
+rise from the services and ``config.api.exception_handler`` answers them: 400 with
+``{field: [reason]}``, in the caller's language. Writes that record something accept an
+``Idempotency-Key`` header (or ``request_key`` in the body): sending the same key twice
+records once and answers the first result again.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.models import User
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -25,14 +25,15 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import serializers, status
-from rest_framework.decorators import api_view
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaigns import exports, services
+from campaigns.access import get_group_for_user
 from campaigns.models import NAME_LENGTH, Attempt, Campaign, Group, Membership, Player, Session
 from campaigns.services import CampaignError
 from campaigns.stats import statistics
+from config.http import AuthenticatedRequest, api_view
 from config.i18n import current_lang
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.clock import Clock
@@ -57,15 +58,6 @@ IDEMPOTENCY = OpenApiParameter(
     OpenApiParameter.HEADER,
     description="Any string up to 64 characters; a repeated key records nothing new.",
 )
-
-
-def _bad(field: str | None, message: str) -> Response:
-    return Response({field or "non_field_errors": [message]}, status=status.HTTP_400_BAD_REQUEST)
-
-
-def _refused(error: CampaignError | RulesError) -> Response:
-    """400 naming the field a service's or the rules engine's refusal concerns."""
-    return _bad(error.field, services.error_text(error))
 
 
 def _key(request: Request, data: dict[str, Any]) -> str:
@@ -262,7 +254,7 @@ def _clock_json(clock: Clock, lang: str) -> dict[str, Any]:
     responses={200: OpenApiTypes.OBJECT}, summary="The clock catalogue", operation_id="clocks_list"
 )
 @api_view(["GET"])
-def clock_list(request: Request) -> Response:
+def clock_list(request: AuthenticatedRequest) -> Response:
     """Every clock definition (docs/api.md's JSON) with ``described``: its rules in words."""
     lang = current_lang()
     return Response([_clock_json(get_clock(c), lang) for c in CLOCK_IDS])
@@ -270,7 +262,7 @@ def clock_list(request: Request) -> Response:
 
 @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="One clock")
 @api_view(["GET"])
-def clock_detail(request: Request, clock_id: str) -> Response:
+def clock_detail(request: AuthenticatedRequest, clock_id: str) -> Response:
     try:
         clock = get_clock(clock_id)
     except RulesError:
@@ -282,15 +274,12 @@ def clock_detail(request: Request, clock_id: str) -> Response:
     request=LayoutCheckIn, responses={200: VERDICT, 400: FIELD_ERRORS}, summary="Check a layout"
 )
 @api_view(["POST"])
-def layout_check(request: Request) -> Response:
+def layout_check(request: AuthenticatedRequest) -> Response:
     """The same object as ``check_layout --json``; 400 with the reason on bad input."""
     data = LayoutCheckIn(data=request.data)
     data.is_valid(raise_exception=True)
-    try:
-        clock = clock_from_value(data.validated_data["clock"])
-        verdict = check_layout(clock, data.validated_data["layout"], current_lang())
-    except RulesError as error:
-        return _refused(error)
+    clock = clock_from_value(data.validated_data["clock"])
+    verdict = check_layout(clock, data.validated_data["layout"], current_lang())
     return Response(verdict.to_json())
 
 
@@ -305,34 +294,31 @@ def layout_check(request: Request) -> Response:
     summary="New group",
 )
 @api_view(["GET", "POST"])
-def group_list(request: Request) -> Response:
+def group_list(request: AuthenticatedRequest) -> Response:
     if request.method == "GET":
         groups = Group.objects.filter(memberships__user=request.user.pk).prefetch_related("players")
         return Response(GroupOut(groups, many=True).data)
     data = GroupIn(data=request.data)
     data.is_valid(raise_exception=True)
-    try:
-        group = services.create_group(
-            request.user,  # type: ignore[arg-type]
-            data.validated_data["name"],
-            data.validated_data["players"],
-        )
-    except CampaignError as error:
-        return _refused(error)
+    group = services.create_group(
+        request.user,
+        data.validated_data["name"],
+        data.validated_data["players"],
+    )
     return Response(GroupOut(group).data, status=status.HTTP_201_CREATED)
 
 
 @extend_schema(responses={200: GroupOut}, summary="A group")
 @api_view(["GET"])
-def group_detail(request: Request, group_id: int) -> Response:
-    group = services.get_group_for_user(request, group_id)
+def group_detail(request: AuthenticatedRequest, group_id: int) -> Response:
+    group, _membership = get_group_for_user(request.user, group_id)
     return Response(GroupOut(group).data)
 
 
 @extend_schema(responses={200: ProgressOut}, summary="Where the group stands")
 @api_view(["GET"])
-def progress(request: Request, group_id: int) -> Response:
-    group = services.get_group_for_user(request, group_id)
+def progress(request: AuthenticatedRequest, group_id: int) -> Response:
+    group, _membership = get_group_for_user(request.user, group_id)
     state = services.campaign_state(group.current_campaign())
     return Response(state.to_json())
 
@@ -346,14 +332,14 @@ def progress(request: Request, group_id: int) -> Response:
     summary="Record an attempt at the next clock",
 )
 @api_view(["GET", "POST"])
-def attempts(request: Request, group_id: int) -> Response:
+def attempts(request: AuthenticatedRequest, group_id: int) -> Response:
     """POST records an attempt at the clock played next (``clock`` must be it). With a
     ``layout``, the outcome must agree with the rules engine's verdict."""
     if request.method == "GET":
-        group = services.get_group_for_user(request, group_id)
+        group, _membership = get_group_for_user(request.user, group_id)
         rows = group.current_campaign().attempts.select_related("opener").order_by("id")
         return Response(AttemptOut(rows, many=True).data)
-    group = services.get_group_for_user(request, group_id, write=True)
+    group, _membership = get_group_for_user(request.user, group_id, write=True)
     data = AttemptIn(data=request.data)
     data.is_valid(raise_exception=True)
     values = data.validated_data
@@ -362,29 +348,26 @@ def attempts(request: Request, group_id: int) -> Response:
     if values.get("opener"):
         opener = group.players.filter(name=values["opener"]).first()
         if opener is None:
-            return _bad("opener", _("The opener is not a player of this group."))
+            raise CampaignError(_("The opener is not a player of this group."), "opener")
     session = None
     if values.get("session") is not None:
         session = campaign.sessions.filter(pk=values["session"]).first()
         if session is None:
-            return _bad("session", _("No such session in this campaign."))
+            raise CampaignError(_("No such session in this campaign."), "session")
     minutes = values.get("duration_min")
-    try:
-        attempt = services.record_attempt(
-            campaign,
-            request.user,
-            values["clock"],
-            values["outcome"],
-            values["players"],
-            layout=values["layout"],
-            opener=opener,
-            duration=None if minutes is None else timedelta(minutes=minutes),
-            notes=values["notes"],
-            session=session,
-            request_key=_key(request, values),
-        )
-    except CampaignError as error:
-        return _refused(error)
+    attempt = services.record_attempt(
+        campaign,
+        request.user,
+        values["clock"],
+        values["outcome"],
+        values["players"],
+        layout=values["layout"],
+        opener=opener,
+        duration=None if minutes is None else timedelta(minutes=minutes),
+        notes=values["notes"],
+        session=session,
+        request_key=_key(request, values),
+    )
     return Response(AttemptOut(attempt).data, status=status.HTTP_201_CREATED)
 
 
@@ -401,22 +384,19 @@ def attempts(request: Request, group_id: int) -> Response:
     summary="Skip the clock being played into the Sleeve",
 )
 @api_view(["GET", "POST"])
-def sleeve(request: Request, group_id: int) -> Response:
+def sleeve(request: AuthenticatedRequest, group_id: int) -> Response:
     """POST skips ``clock`` (the clock being played, after a failed attempt) into the Sleeve
     of Regrets, turns the Bonus tokens face down and answers the new progress."""
     if request.method == "GET":
-        group = services.get_group_for_user(request, group_id)
+        group, _membership = get_group_for_user(request.user, group_id)
         return Response({"sleeve": services.campaign_state(group.current_campaign()).sleeve})
-    group = services.get_group_for_user(request, group_id, write=True)
+    group, _membership = get_group_for_user(request.user, group_id, write=True)
     data = ClockIn(data=request.data)
     data.is_valid(raise_exception=True)
     campaign = group.current_campaign()
-    try:
-        services.skip(
-            campaign, request.user, data.validated_data["clock"], _key(request, data.validated_data)
-        )
-    except CampaignError as error:
-        return _refused(error)
+    services.skip(
+        campaign, request.user, data.validated_data["clock"], _key(request, data.validated_data)
+    )
     campaign.refresh_from_db()
     return Response(services.campaign_state(campaign).to_json(), status=status.HTTP_201_CREATED)
 
@@ -428,20 +408,17 @@ def sleeve(request: Request, group_id: int) -> Response:
     summary="Put clocks from the Sleeve on top of the stack",
 )
 @api_view(["POST"])
-def sleeve_retrieve(request: Request, group_id: int) -> Response:
-    group = services.get_group_for_user(request, group_id, write=True)
+def sleeve_retrieve(request: AuthenticatedRequest, group_id: int) -> Response:
+    group, _membership = get_group_for_user(request.user, group_id, write=True)
     data = RetrieveIn(data=request.data)
     data.is_valid(raise_exception=True)
     campaign = group.current_campaign()
-    try:
-        services.retrieve(
-            campaign,
-            request.user,
-            data.validated_data["clocks"],
-            _key(request, data.validated_data),
-        )
-    except CampaignError as error:
-        return _refused(error)
+    services.retrieve(
+        campaign,
+        request.user,
+        data.validated_data["clocks"],
+        _key(request, data.validated_data),
+    )
     campaign.refresh_from_db()
     return Response(services.campaign_state(campaign).to_json())
 
@@ -454,24 +431,19 @@ class UndoIn(serializers.Serializer):
 
 @extend_schema(request=UndoIn, responses={200: EventOut}, summary="Undo the last change")
 @api_view(["POST"])
-def undo(request: Request, group_id: int) -> Response:
+def undo(request: AuthenticatedRequest, group_id: int) -> Response:
     """Undo the last change (or, with ``event``, exactly that one if it is the last)."""
-    group = services.get_group_for_user(request, group_id, write=True)
+    group, _membership = get_group_for_user(request.user, group_id, write=True)
     data = UndoIn(data=request.data)
     data.is_valid(raise_exception=True)
-    try:
-        event = services.undo(
-            group.current_campaign(), request.user, data.validated_data.get("event")
-        )
-    except CampaignError as error:
-        return _refused(error)
+    event = services.undo(group.current_campaign(), request.user, data.validated_data.get("event"))
     return Response(EventOut(event).data)
 
 
 @extend_schema(responses={200: EventOut(many=True)}, summary="The campaign's history")
 @api_view(["GET"])
-def events(request: Request, group_id: int) -> Response:
-    group = services.get_group_for_user(request, group_id)
+def events(request: AuthenticatedRequest, group_id: int) -> Response:
+    group, _membership = get_group_for_user(request.user, group_id)
     return Response(EventOut(group.current_campaign().events.order_by("id"), many=True).data)
 
 
@@ -483,41 +455,34 @@ def events(request: Request, group_id: int) -> Response:
     methods=["POST"], request=MemberIn, responses={201: MemberOut, **WRITE_ERRORS}, summary="Invite"
 )
 @api_view(["GET", "POST"])
-def members(request: Request, group_id: int) -> Response:
+def members(request: AuthenticatedRequest, group_id: int) -> Response:
     """Everyone sees the members; only owners add one (by username)."""
     if request.method == "GET":
-        group = services.get_group_for_user(request, group_id)
+        group, _membership = get_group_for_user(request.user, group_id)
         rows = group.memberships.select_related("user").order_by("id")
         return Response(MemberOut(rows, many=True).data)
-    group = services.get_group_for_user(request, group_id, owner=True)
+    group, _membership = get_group_for_user(request.user, group_id, owner=True)
     data = MemberIn(data=request.data)
     data.is_valid(raise_exception=True)
-    user = User.objects.filter(username=data.validated_data["username"]).first()
-    if user is None:
-        return _bad("username", _("No account has this username."))
-    try:
-        membership = services.add_member(group, user, data.validated_data["role"])
-    except CampaignError as error:
-        return _refused(error)
+    membership = services.add_member(
+        group, data.validated_data["username"], data.validated_data["role"]
+    )
     return Response(MemberOut(membership).data, status=status.HTTP_201_CREATED)
 
 
 @extend_schema(methods=["PATCH"], request=RoleIn, responses={200: MemberOut}, summary="Role")
 @extend_schema(methods=["DELETE"], request=None, responses={204: None}, summary="Remove")
 @api_view(["PATCH", "DELETE"])
-def member_detail(request: Request, group_id: int, member_id: int) -> Response:
-    group = services.get_group_for_user(request, group_id, owner=True)
-    membership = get_object_or_404(group.memberships.select_related("user"), pk=member_id)
-    try:
-        if request.method == "DELETE":
-            services.remove_member(group, membership)
-            return Response(status=status.HTTP_204_NO_CONTENT)
-        data = RoleIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        services.change_role(group, membership, data.validated_data["role"])
-    except CampaignError as error:
-        return _refused(error)
-    return Response(MemberOut(membership).data)
+def member_detail(request: AuthenticatedRequest, group_id: int, member_id: int) -> Response:
+    group, _membership = get_group_for_user(request.user, group_id, owner=True)
+    member = get_object_or_404(group.memberships.select_related("user"), pk=member_id)
+    if request.method == "DELETE":
+        services.remove_member(group, member)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+    data = RoleIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    services.change_role(group, member, data.validated_data["role"])
+    return Response(MemberOut(member).data)
 
 
 # --- campaigns, sessions, transcriptions --------------------------------------------------
@@ -531,22 +496,19 @@ def member_detail(request: Request, group_id: int, member_id: int) -> Response:
     summary="New campaign",
 )
 @api_view(["GET", "POST"])
-def campaigns(request: Request, group_id: int) -> Response:
+def campaigns(request: AuthenticatedRequest, group_id: int) -> Response:
     """POST starts a new campaign (``start_chapter`` > 1 starts mid-game; ``kind: rebirth``
     once Rebirth is unlocked). The newest campaign is the one played."""
     if request.method == "GET":
-        group = services.get_group_for_user(request, group_id)
+        group, _membership = get_group_for_user(request.user, group_id)
         return Response(CampaignOut(group.campaigns.order_by("id"), many=True).data)
-    group = services.get_group_for_user(request, group_id, write=True)
+    group, _membership = get_group_for_user(request.user, group_id, write=True)
     data = CampaignIn(data=request.data)
     data.is_valid(raise_exception=True)
-    try:
-        values = data.validated_data
-        campaign = services.new_campaign(
-            group, values["kind"], values["start_chapter"], values["passed"]
-        )
-    except CampaignError as error:
-        return _refused(error)
+    values = data.validated_data
+    campaign = services.new_campaign(
+        group, values["kind"], values["start_chapter"], values["passed"]
+    )
     return Response(CampaignOut(campaign).data, status=status.HTTP_201_CREATED)
 
 
@@ -558,21 +520,20 @@ def campaigns(request: Request, group_id: int) -> Response:
     summary="Start",
 )
 @api_view(["GET", "POST"])
-def sessions(request: Request, group_id: int) -> Response:
+def sessions(request: AuthenticatedRequest, group_id: int) -> Response:
+    """POST says who is at the table (``services.fill_in_session``, as the sessions page
+    does): the day's session not yet played with its players is filled in, else a new one
+    starts; either way the answer is 201 with the session."""
     if request.method == "GET":
-        group = services.get_group_for_user(request, group_id)
+        group, _membership = get_group_for_user(request.user, group_id)
         rows = group.current_campaign().sessions.prefetch_related("players")
         return Response(SessionOut(rows, many=True).data)
-    group = services.get_group_for_user(request, group_id, write=True)
+    group, _membership = get_group_for_user(request.user, group_id, write=True)
     data = SessionIn(data=request.data)
     data.is_valid(raise_exception=True)
-    names = data.validated_data["players"]
-    players = list(group.players.filter(name__in=names))
-    if len(players) != len(set(names)):
-        return _bad("players", _("Every player must be a player of this group."))
-    session = services.start_session(
+    session = services.fill_in_session(
         group.current_campaign(),
-        players,
+        services.players_named(group, data.validated_data["players"]),
         data.validated_data.get("date"),
         data.validated_data["notes"],
     )
@@ -589,19 +550,16 @@ def sessions(request: Request, group_id: int) -> Response:
     summary="Save a new version of a clock",
 )
 @api_view(["GET", "POST"])
-def transcriptions(request: Request, group_id: int) -> Response:
+def transcriptions(request: AuthenticatedRequest, group_id: int) -> Response:
     if request.method == "GET":
-        group = services.get_group_for_user(request, group_id)
+        group, _membership = get_group_for_user(request.user, group_id)
         return Response(TranscriptionOut(group.transcriptions.all(), many=True).data)
-    group = services.get_group_for_user(request, group_id, write=True)
+    group, _membership = get_group_for_user(request.user, group_id, write=True)
     data = TranscriptionIn(data=request.data)
     data.is_valid(raise_exception=True)
     values = dict(data.validated_data)
     clock = values.pop("clock")
-    try:
-        row = services.transcribe(group, clock, values, request.user)  # type: ignore[arg-type]
-    except (CampaignError, RulesError) as error:
-        return _refused(error)
+    row = services.transcribe(group, clock, values, request.user)
     return Response(TranscriptionOut(row).data, status=status.HTTP_201_CREATED)
 
 
@@ -610,32 +568,30 @@ def transcriptions(request: Request, group_id: int) -> Response:
 
 @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Statistics")
 @api_view(["GET"])
-def stats(request: Request, group_id: int) -> Response:
-    group = services.get_group_for_user(request, group_id)
+def stats(request: AuthenticatedRequest, group_id: int) -> Response:
+    group, _membership = get_group_for_user(request.user, group_id)
     return Response(statistics(group.current_campaign()).to_json())
 
 
 @extend_schema(methods=["GET"], responses={200: OpenApiTypes.OBJECT}, summary="History as JSON")
 @api_view(["GET"])
-def export_json(request: Request, group_id: int) -> Response:
+def export_json(request: AuthenticatedRequest, group_id: int) -> Response:
     """The group's re-importable history (``POST /api/groups/import/``)."""
-    group = services.get_group_for_user(request, group_id)
+    group, _membership = get_group_for_user(request.user, group_id)
     return Response(exports.export_history(group))
 
 
 @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR}, summary="Attempts as CSV")
 @api_view(["GET"])
-def export_csv(request: Request, group_id: int) -> HttpResponse:
-    group = services.get_group_for_user(request, group_id)
-    response = HttpResponse(exports.attempts_csv(group), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="timekeeper-{group.pk}.csv"'
-    return response
+def export_csv(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
+    group, _membership = get_group_for_user(request.user, group_id)
+    return exports.attempts_csv_download(group)
 
 
 @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="A session for BG Stats")
 @api_view(["GET"])
-def export_bgstats(request: Request, group_id: int, session_id: int) -> Response:
-    group = services.get_group_for_user(request, group_id)
+def export_bgstats(request: AuthenticatedRequest, group_id: int, session_id: int) -> Response:
+    group, _membership = get_group_for_user(request.user, group_id)
     session = get_object_or_404(Session, pk=session_id, campaign__group=group)
     return Response(exports.bgstats_play(session))
 
@@ -644,10 +600,7 @@ def export_bgstats(request: Request, group_id: int, session_id: int) -> Response
     request=OpenApiTypes.OBJECT, responses={201: GroupOut, 400: FIELD_ERRORS}, summary="Import"
 )
 @api_view(["POST"])
-def group_import(request: Request) -> Response:
+def group_import(request: AuthenticatedRequest) -> Response:
     """A new group from an exported history; the caller owns it."""
-    try:
-        group = exports.import_history(request.user, request.data)  # type: ignore[arg-type]
-    except CampaignError as error:
-        return _refused(error)
+    group = exports.import_history(request.user, request.data)
     return Response(GroupOut(group).data, status=status.HTTP_201_CREATED)

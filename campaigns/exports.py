@@ -18,6 +18,7 @@ from urllib.parse import quote
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
@@ -204,6 +205,13 @@ def attempts_csv(group: Group) -> str:
             ]
         )
     return out.getvalue()
+
+
+def attempts_csv_download(group: Group) -> HttpResponse:
+    """``attempts_csv`` as a file to save (the export page and ``GET …/export.csv``)."""
+    response = HttpResponse(attempts_csv(group), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="timekeeper-{group.pk}.csv"'
+    return response
 
 
 # BG Stats' documented push-play link (bgstatsapp.com, "Push plays to BG Stats from other

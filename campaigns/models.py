@@ -20,6 +20,8 @@ from django.utils.translation import gettext_lazy as _
 
 MAX_BONUS_TOKENS = 3
 NAME_LENGTH = 80
+# What a person may type as the notes of a session or an attempt (forms, API, services).
+NOTES_LENGTH = 2000
 
 
 def new_invite_token() -> str:
@@ -180,7 +182,7 @@ class Session(models.Model):
     campaign = models.ForeignKey(Campaign, models.CASCADE, related_name="sessions")
     date = models.DateField(_("date"), default=timezone.localdate)
     players = models.ManyToManyField(Player, blank=True, related_name="sessions")
-    notes = models.TextField(_("notes"), blank=True, max_length=2000)
+    notes = models.TextField(_("notes"), blank=True, max_length=NOTES_LENGTH)
     created = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -252,7 +254,7 @@ class Attempt(models.Model):
         Player, models.SET_NULL, null=True, blank=True, related_name="openings"
     )
     duration = models.DurationField(_("duration"), null=True, blank=True)
-    notes = models.TextField(_("notes"), blank=True, max_length=2000)
+    notes = models.TextField(_("notes"), blank=True, max_length=NOTES_LENGTH)
     # The definition it was judged by: 0 = the shipped catalogue, n = the group's version n.
     clock_version = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(default=timezone.now)

@@ -22,16 +22,16 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.models import AnonymousUser, User
-from django.core.exceptions import PermissionDenied
-from django.db import transaction
-from django.http import Http404, HttpRequest
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaigns.models import (
     MAX_BONUS_TOKENS,
     NAME_LENGTH,
+    NOTES_LENGTH,
     Attempt,
     Campaign,
     ClockProgress,
@@ -66,37 +66,6 @@ def error_text(error: CampaignError | RulesError) -> str:
     if isinstance(error, RulesError):
         return error.in_language(current_lang())
     return error.message
-
-
-# --- access -------------------------------------------------------------------------------
-
-
-def get_group_for_user(
-    request_or_user: HttpRequest | User | AnonymousUser,
-    group_id: int | str,
-    write: bool = False,
-    owner: bool = False,
-) -> Group:
-    """The group if the user belongs to it, else Http404 (outsiders learn nothing).
-
-    Members who may see but not do get PermissionDenied (403): viewers on ``write``,
-    anyone but an owner on ``owner``. The membership is on ``group.membership``.
-    Used by the campaigns views and API, and by the solver's hint pages.
-    """
-    user: Any = getattr(request_or_user, "user", request_or_user)
-    if not getattr(user, "is_authenticated", False):
-        raise Http404
-    try:
-        membership = Membership.objects.select_related("group").get(
-            group_id=int(group_id), user=user
-        )
-    except (Membership.DoesNotExist, ValueError, TypeError):
-        raise Http404 from None
-    if (write and not membership.can_write) or (owner and not membership.is_owner):
-        raise PermissionDenied
-    group = membership.group
-    group.membership = membership  # type: ignore[attr-defined]
-    return group
 
 
 def _signed_in(user: Any) -> User | None:
@@ -354,12 +323,117 @@ def current_session(campaign: Campaign) -> Session:
 def start_session(
     campaign: Campaign, players: Sequence[Player], date: Any = None, notes: str = ""
 ) -> Session:
+    """A new session of the campaign on ``date`` (today by default) with these players."""
+    _check_notes(notes)
+    _check_players(campaign.group_id, players)
     with transaction.atomic():
         session = Session.objects.create(
             campaign=campaign, date=date or timezone.localdate(), notes=notes
         )
         session.players.set(players)
     return session
+
+
+def fill_in_session(
+    campaign: Campaign, players: Sequence[Player], date: Any = None, notes: str = ""
+) -> Session:
+    """Say who is at the table on ``date`` (today by default): the sessions page's "Start
+    session" and ``POST /api/groups/{id}/sessions/`` (which answers 201 with this session).
+
+    The day's session that has no players or no attempts yet is filled in rather than a
+    second one started: an attempt recorded before anyone said who is playing starts an
+    empty session for the day (``record_attempt``), and a double tap on "Start session"
+    would otherwise split one evening over two sessions. A session already played with its
+    players stays as it is, and a new one starts. ``notes``, when given, replace the
+    session's. The campaign row is locked, as for an attempt, so two phones fill in one
+    session."""
+    _check_notes(notes)
+    _check_players(campaign.group_id, players)
+    day = date or timezone.localdate()
+    with transaction.atomic():
+        _locked(campaign.pk)
+        session = (
+            campaign.sessions.filter(date=day)
+            .filter(Q(players__isnull=True) | Q(attempts__isnull=True))
+            .distinct()
+            .order_by("-id")
+            .first()
+        )
+        if session is None:
+            session = Session.objects.create(campaign=campaign, date=day, notes=notes)
+        elif notes:
+            session.notes = notes
+            session.save(update_fields=["notes"])
+        session.players.set(players)
+    return session
+
+
+def edit_session(session: Session, date: Any, players: Sequence[Player], notes: str) -> Session:
+    """Correct a session's date, notes and who was there (its attempts stay with it)."""
+    _check_notes(notes)
+    _check_players(session.campaign.group_id, players)
+    with transaction.atomic():
+        session.date = date
+        session.notes = notes
+        session.save(update_fields=["date", "notes"])
+        session.players.set(players)
+    return session
+
+
+def players_named(group: Group, names: Sequence[str]) -> list[Player]:
+    """The group's players with these names (the API names players, the pages pick them)."""
+    players = list(group.players.filter(name__in=names))
+    if len(players) != len(set(names)):
+        raise CampaignError(_("Every player must be a player of this group."), "players")
+    return players
+
+
+def _check_players(group_id: int, players: Sequence[Player]) -> None:
+    if any(player.group_id != group_id for player in players):
+        raise CampaignError(_("Every player must be a player of this group."), "players")
+
+
+def _check_notes(notes: str) -> None:
+    if len(notes) > NOTES_LENGTH:
+        raise CampaignError(
+            _("Notes have at most %(max)d characters.") % {"max": NOTES_LENGTH}, "notes"
+        )
+
+
+# --- players ------------------------------------------------------------------------------
+
+
+def add_player(group: Group, name: object) -> Player:
+    """Someone new at the table (an account is optional); names are unique in a group."""
+    name = _check_name(name)
+    try:
+        with transaction.atomic():
+            return Player.objects.create(group=group, name=name)
+    except IntegrityError:
+        raise CampaignError(_("This player is already listed."), "name") from None
+
+
+def rename_player(player: Player, name: object) -> Player:
+    """Correct a player's name; the history shows the new one everywhere."""
+    new_name = _check_name(name)
+    try:
+        with transaction.atomic():
+            Player.objects.filter(pk=player.pk).update(name=new_name)
+    except IntegrityError:
+        raise CampaignError(_("This player is already listed."), "name") from None
+    player.name = new_name
+    return player
+
+
+def remove_player(player: Player) -> None:
+    """Remove a player who never played: one who was at a session or opened an attempt is
+    part of the history, which keeps them."""
+    if player.sessions.exists() or player.openings.exists():
+        raise CampaignError(
+            _("%(name)s has played with you: the history keeps them.") % {"name": player},
+            "player",
+        )
+    player.delete()
 
 
 # --- the state machine --------------------------------------------------------------------
@@ -454,8 +528,7 @@ def record_attempt(
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
         raise CampaignError(_("Take Time is played by 2 to 4 players."), "players")
     layout = (layout or "").strip()
-    if len(notes) > 2000:
-        raise CampaignError(_("Notes have at most 2000 characters."), "notes")
+    _check_notes(notes)
     if duration is not None and duration < timedelta(0):
         raise CampaignError(_("A duration cannot be negative."), "duration")
     if opener is not None and opener.group_id != campaign.group_id:
@@ -628,9 +701,13 @@ def undo(campaign: Campaign, user: Any, event_id: int | None = None) -> Event:
 # --- members ------------------------------------------------------------------------------
 
 
-def add_member(group: Group, user: User, role: str) -> Membership:
+def add_member(group: Group, username: str, role: str) -> Membership:
+    """Add the account called ``username`` to the group with ``role`` (owners do this)."""
     if role not in Membership.Role.values:
         raise CampaignError(_("Choose owner, member or viewer."), "role")
+    user = User.objects.filter(username=username).first()
+    if user is None:
+        raise CampaignError(_("No account has this username."), "username")
     membership, created = Membership.objects.get_or_create(
         group=group, user=user, defaults={"role": role}
     )
@@ -665,12 +742,9 @@ def _lock_keeping_an_owner(group: Group, membership: Membership, role: str | Non
         raise CampaignError(_("A group needs at least one owner."), "role")
 
 
-def join_by_token(user: User, token: str) -> Group:
-    """Join the group whose invite link holds ``token`` as a member (404 if none)."""
-    group = Group.objects.filter(invite_token=token).first()
-    if group is None:
-        raise Http404
-    Membership.objects.get_or_create(
+def join(group: Group, user: User) -> Membership:
+    """Join through the group's invite link: as a member, or with the role one already has."""
+    membership, _created = Membership.objects.get_or_create(
         group=group, user=user, defaults={"role": Membership.Role.MEMBER}
     )
-    return group
+    return membership

@@ -16,8 +16,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -29,6 +27,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaigns import exports, services
+from campaigns.access import get_group_for_user
 from campaigns.board import chapter_map, clock_state, state_labels
 from campaigns.editor import kind_name, param_inputs, rule_from_params
 from campaigns.forms import (
@@ -55,6 +54,7 @@ from campaigns.models import (
 )
 from campaigns.services import CampaignError
 from campaigns.stats import bar_chart, statistics
+from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
 from rules.clock import Clock
 from rules.errors import RulesError
@@ -77,13 +77,13 @@ def _face(clock: Clock, layout: Any = None) -> str:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def dashboard(request: HttpRequest) -> HttpResponse:
+def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
     """My groups with their chapter, next clock and last session; a form for a new group."""
     form = GroupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             group = services.create_group(
-                request.user,  # type: ignore[arg-type]
+                request.user,
                 form.cleaned_data["name"],
                 form.cleaned_data["players"],
             )
@@ -92,9 +92,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("campaigns:group", group.pk)
     memberships = (
-        Membership.objects.filter(user=request.user)  # type: ignore[misc]
-        .select_related("group")
-        .order_by("group__name")
+        Membership.objects.filter(user=request.user).select_related("group").order_by("group__name")
     )
     rows = []
     for membership in memberships:
@@ -119,12 +117,12 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def group_import(request: HttpRequest) -> HttpResponse:
+def group_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = ImportForm(request.POST, request.FILES)
     if form.is_valid():
         try:
             data = json.loads(form.cleaned_data["history"].read().decode("utf-8"))
-            group = exports.import_history(request.user, data)  # type: ignore[arg-type]
+            group = exports.import_history(request.user, data)
         except (ValueError, UnicodeDecodeError):
             form.add_error("history", _("The file is not JSON."))
         except CampaignError as error:
@@ -144,13 +142,13 @@ def group_import(request: HttpRequest) -> HttpResponse:
 
 
 def _board_context(
-    request: HttpRequest, group: Group, form: AttemptForm | None = None, verdict: Any = None
+    group: Group, membership: Membership, form: AttemptForm | None = None, verdict: Any = None
 ) -> dict[str, Any]:
     campaign = group.current_campaign()
     state = services.campaign_state(campaign)
     context: dict[str, Any] = {
         "group": group,
-        "membership": group.membership,  # type: ignore[attr-defined]
+        "membership": membership,
         "campaign": campaign,
         "state": state,
         "map": chapter_map(state, group.pk),
@@ -192,20 +190,20 @@ def _board_context(
 @login_required
 @require_GET
 @vary_on_headers("HX-Request")
-def group_page(request: HttpRequest, group_id: int) -> HttpResponse:
-    group = services.get_group_for_user(request, group_id)
-    template = "campaigns/group.html#board" if request.htmx else "campaigns/group.html"  # type: ignore[attr-defined]
-    return render(request, template, _board_context(request, group))
+def group_page(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
+    group, membership = get_group_for_user(request.user, group_id)
+    template = "campaigns/group.html#board" if request.htmx else "campaigns/group.html"
+    return render(request, template, _board_context(group, membership))
 
 
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
-def record(request: HttpRequest, group_id: int) -> HttpResponse:
+def record(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     """One tap: ``action`` is passed, failed or skip. htmx gets the new board; without
     JavaScript the browser is redirected to the group page. Refusals re-render the form
     with the reason at its field (400 without htmx; 200 with it so htmx swaps it in)."""
-    group = services.get_group_for_user(request, group_id, write=True)
+    group, membership = get_group_for_user(request.user, group_id, write=True)
     form = AttemptForm(request.POST, group=group)
     action = request.POST.get("action", "")
     if action not in AttemptForm.ACTIONS:
@@ -242,23 +240,23 @@ def record(request: HttpRequest, group_id: int) -> HttpResponse:
         except CampaignError as error:
             add_service_error(form, error)
         else:
-            if request.htmx:  # type: ignore[attr-defined]
-                context = _board_context(request, group)
+            if request.htmx:
+                context = _board_context(group, membership)
                 context["flash"] = message % {"clock": data["clock"]}
                 return render(request, "campaigns/group.html#board", context)
             messages.success(request, message % {"clock": data["clock"]})
             return redirect("campaigns:group", group.pk)
-    context = _board_context(request, group, form=form)
-    if request.htmx:  # type: ignore[attr-defined]
+    context = _board_context(group, membership, form=form)
+    if request.htmx:
         return render(request, "campaigns/group.html#board", context)
     return render(request, "campaigns/group.html", context, status=400)
 
 
 @login_required
 @require_POST
-def layout_check(request: HttpRequest, group_id: int) -> HttpResponse:
+def layout_check(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     """The engine's verdict on the layout typed so far (the live check of the group page)."""
-    group = services.get_group_for_user(request, group_id)
+    group, membership = get_group_for_user(request.user, group_id)
     form = LayoutCheckForm(request.POST)
     context: dict[str, Any] = {"group": group, "verdict": None, "verdict_error": None}
     if form.is_valid() and form.cleaned_data["layout"].strip():
@@ -275,8 +273,8 @@ def layout_check(request: HttpRequest, group_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
-def undo(request: HttpRequest, group_id: int) -> HttpResponse:
-    group = services.get_group_for_user(request, group_id, write=True)
+def undo(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
+    group, membership = get_group_for_user(request.user, group_id, write=True)
     raw_event = request.POST.get("event", "")
     event_id = int(raw_event) if raw_event.isdigit() else None
     try:
@@ -287,8 +285,8 @@ def undo(request: HttpRequest, group_id: int) -> HttpResponse:
         }
     except CampaignError as error:
         message = error.message
-    if request.htmx:  # type: ignore[attr-defined]
-        context = _board_context(request, group)
+    if request.htmx:
+        context = _board_context(group, membership)
         context["flash"] = message
         return render(request, "campaigns/group.html#board", context)
     messages.info(request, message)
@@ -300,33 +298,21 @@ def undo(request: HttpRequest, group_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def sessions(request: HttpRequest, group_id: int) -> HttpResponse:
+def sessions(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     """The campaign's sessions; a form to start one (date, who was there)."""
-    group = services.get_group_for_user(request, group_id, write=request.method == "POST")
+    group, membership = get_group_for_user(request.user, group_id, write=request.method == "POST")
     campaign = group.current_campaign()
     form = SessionForm(request.POST or None, group=group, initial={"date": timezone.localdate()})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        # A tap before anyone said who is playing starts an empty session for the day, and a
-        # double tap on "Start session" would start two: fill in the day's session that has
-        # no players or no attempts yet rather than split the evening over two sessions.
-        session = (
-            campaign.sessions.filter(date=data["date"])
-            .filter(Q(players__isnull=True) | Q(attempts__isnull=True))
-            .distinct()
-            .order_by("-id")
-            .first()
-        )
-        if session is None:
-            session = services.start_session(
+        try:
+            session = services.fill_in_session(
                 campaign, list(data["players"]), data["date"], data["notes"]
             )
+        except CampaignError as error:
+            add_service_error(form, error)
         else:
-            session.players.set(data["players"])
-            if data["notes"]:
-                session.notes = data["notes"]
-                session.save(update_fields=["notes"])
-        return redirect("campaigns:session", group.pk, session.pk)
+            return redirect("campaigns:session", group.pk, session.pk)
     rows = (
         campaign.sessions.annotate(
             n_attempts=Count("attempts"),
@@ -338,16 +324,18 @@ def sessions(request: HttpRequest, group_id: int) -> HttpResponse:
     return render(
         request,
         "campaigns/sessions.html",
-        {"group": group, "membership": group.membership, "sessions": rows, "form": form},  # type: ignore[attr-defined]
+        {"group": group, "membership": membership, "sessions": rows, "form": form},
         status=400 if form.errors else 200,
     )
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def session_detail(request: HttpRequest, group_id: int, session_id: int) -> HttpResponse:
+def session_detail(
+    request: AuthenticatedHttpRequest, group_id: int, session_id: int
+) -> HttpResponse:
     """Who played, the attempts, the duration; POST changes who was there."""
-    group = services.get_group_for_user(request, group_id, write=request.method == "POST")
+    group, membership = get_group_for_user(request.user, group_id, write=request.method == "POST")
     session = get_object_or_404(Session, pk=session_id, campaign__group=group)
     form = SessionForm(
         request.POST or None,
@@ -355,19 +343,21 @@ def session_detail(request: HttpRequest, group_id: int, session_id: int) -> Http
         initial={"date": session.date, "players": session.players.all(), "notes": session.notes},
     )
     if request.method == "POST" and form.is_valid():
-        session.date = form.cleaned_data["date"]
-        session.notes = form.cleaned_data["notes"]
-        session.save(update_fields=["date", "notes"])
-        session.players.set(form.cleaned_data["players"])
-        messages.success(request, _("Session saved."))
-        return redirect("campaigns:session", group.pk, session.pk)
+        data = form.cleaned_data
+        try:
+            services.edit_session(session, data["date"], list(data["players"]), data["notes"])
+        except CampaignError as error:
+            add_service_error(form, error)
+        else:
+            messages.success(request, _("Session saved."))
+            return redirect("campaigns:session", group.pk, session.pk)
     attempts = list(session.attempts.select_related("opener").order_by("id"))
     return render(
         request,
         "campaigns/session.html",
         {
             "group": group,
-            "membership": group.membership,  # type: ignore[attr-defined]
+            "membership": membership,
             "session": session,
             "attempts": attempts,
             "minutes": exports.session_minutes(attempts),
@@ -383,10 +373,10 @@ def session_detail(request: HttpRequest, group_id: int, session_id: int) -> Http
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def sleeve(request: HttpRequest, group_id: int) -> HttpResponse:
+def sleeve(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     """The clocks in the Sleeve; each can be put back on top of the stack (the one put back
     last is played first)."""
-    group = services.get_group_for_user(request, group_id, write=request.method == "POST")
+    group, membership = get_group_for_user(request.user, group_id, write=request.method == "POST")
     campaign = group.current_campaign()
     error = None
     if request.method == "POST":
@@ -408,7 +398,7 @@ def sleeve(request: HttpRequest, group_id: int) -> HttpResponse:
         "campaigns/sleeve.html",
         {
             "group": group,
-            "membership": group.membership,  # type: ignore[attr-defined]
+            "membership": membership,
             "state": state,
             "rows": [state.by_id[c] for c in state.sleeve],
             # One key per page view: a double tap on a button puts its clock back once.
@@ -431,10 +421,10 @@ def _known_clock_or_404(clock_id: str) -> str:
 
 @login_required
 @require_GET
-def clock_page(request: HttpRequest, group_id: int, clock_id: str) -> HttpResponse:
+def clock_page(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) -> HttpResponse:
     """A clock's face, rules and every attempt of the campaign. Clocks of chapters not
     opened stay hidden unless ``?spoilers=1``."""
-    group = services.get_group_for_user(request, group_id)
+    group, membership = get_group_for_user(request.user, group_id)
     clock_id = _known_clock_or_404(clock_id)
     campaign = group.current_campaign()
     state = services.campaign_state(campaign)
@@ -451,7 +441,7 @@ def clock_page(request: HttpRequest, group_id: int, clock_id: str) -> HttpRespon
         "campaigns/clock.html",
         {
             "group": group,
-            "membership": group.membership,  # type: ignore[attr-defined]
+            "membership": membership,
             "clock": clock,
             "clock_id": clock_id,
             "version": version,
@@ -478,13 +468,13 @@ def _rules_text(rules: list[dict[str, Any]]) -> str:
 @login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
-def transcribe(request: HttpRequest, group_id: int, clock_id: str) -> HttpResponse:
+def transcribe(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) -> HttpResponse:
     """The clock editor: the clock hand, the 24 limit and the special rules, with the clock
     face redrawn after every change. Buttons say what a POST does: ``choose`` shows the
     inputs of the kind picked in ``new_kind``, ``add`` appends that rule, ``remove`` (its
     index) drops one, ``save`` stores a new version. htmx swaps the ``editor`` partial on
     every change; without JavaScript the same buttons re-render the page."""
-    group = services.get_group_for_user(request, group_id, write=True)
+    group, membership = get_group_for_user(request.user, group_id, write=True)
     clock_id = _known_clock_or_404(clock_id)
     clock, version = services.clock_for_group(group, clock_id)
     new_kind = request.POST.get("new_kind", "")
@@ -536,14 +526,14 @@ def transcribe(request: HttpRequest, group_id: int, clock_id: str) -> HttpRespon
                 request, _("Nothing changed: still version %(version)d.") % {"version": version}
             )
         else:
-            row = services.transcribe(group, clock_id, draft.to_json(), request.user)  # type: ignore[arg-type]
+            row = services.transcribe(group, clock_id, draft.to_json(), request.user)
             messages.success(request, _("Saved as version %(version)d.") % {"version": row.version})
-        if request.htmx:  # type: ignore[attr-defined]
+        if request.htmx:
             return HttpResponseClientRedirect(reverse("campaigns:clock", args=[group.pk, clock_id]))
         return redirect("campaigns:clock", group.pk, clock_id)
     context: dict[str, Any] = {
         "group": group,
-        "membership": group.membership,  # type: ignore[attr-defined]
+        "membership": membership,
         "clock_id": clock_id,
         "version": version,
         "form": form,
@@ -562,7 +552,7 @@ def transcribe(request: HttpRequest, group_id: int, clock_id: str) -> HttpRespon
         "segments": range(1, 7),
     }
     status = 400 if form.errors or new_rule_error else 200
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         return render(request, "campaigns/transcribe.html#editor", context)
     return render(request, "campaigns/transcribe.html", context, status=status)
 
@@ -572,10 +562,10 @@ def transcribe(request: HttpRequest, group_id: int, clock_id: str) -> HttpRespon
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def members(request: HttpRequest, group_id: int) -> HttpResponse:
+def members(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     """Members and roles; owners invite by username or share the invite link. Players (the
     people at the table) are listed and added here too."""
-    group = services.get_group_for_user(request, group_id, owner=request.method == "POST")
+    group, membership = get_group_for_user(request.user, group_id, owner=request.method == "POST")
     form = MemberForm(request.POST or None)
     player_form = PlayerForm()
     if request.method == "POST":
@@ -584,23 +574,21 @@ def members(request: HttpRequest, group_id: int) -> HttpResponse:
             form = MemberForm()
             if player_form.is_valid():
                 try:
-                    Player.objects.create(group=group, name=player_form.cleaned_data["name"])
-                except IntegrityError:
-                    player_form.add_error("name", _("This player is already listed."))
+                    services.add_player(group, player_form.cleaned_data["name"])
+                except CampaignError as error:
+                    add_service_error(player_form, error)
                 else:
                     return redirect("campaigns:members", group.pk)
         elif form.is_valid():
-            user = User.objects.filter(username=form.cleaned_data["username"]).first()
-            if user is None:
-                form.add_error("username", _("No account has this username."))
+            try:
+                member = services.add_member(
+                    group, form.cleaned_data["username"], form.cleaned_data["role"]
+                )
+            except CampaignError as error:
+                add_service_error(form, error)
             else:
-                try:
-                    services.add_member(group, user, form.cleaned_data["role"])
-                except CampaignError as error:
-                    add_service_error(form, error)
-                else:
-                    messages.success(request, _("%(user)s joined the group.") % {"user": user})
-                    return redirect("campaigns:members", group.pk)
+                messages.success(request, _("%(user)s joined the group.") % {"user": member.user})
+                return redirect("campaigns:members", group.pk)
     rows = group.memberships.select_related("user").order_by("user__username")
     invite = request.build_absolute_uri(reverse("campaigns:join", args=[group.invite_token]))
     return render(
@@ -608,14 +596,14 @@ def members(request: HttpRequest, group_id: int) -> HttpResponse:
         "campaigns/members.html",
         {
             "group": group,
-            "membership": group.membership,  # type: ignore[attr-defined]
+            "membership": membership,
             "rows": rows,
             "form": form,
             "player_form": player_form,
             "players": group.players.all(),
             "name_length": NAME_LENGTH,
             "invite": invite,
-            "roles": RoleForm.base_fields["role"].choices,  # type: ignore[attr-defined]
+            "roles": Membership.Role.choices,
         },
         status=400 if form.errors or player_form.errors else 200,
     )
@@ -623,56 +611,51 @@ def members(request: HttpRequest, group_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def member_change(request: HttpRequest, group_id: int, member_id: int) -> HttpResponse:
+def member_change(request: AuthenticatedHttpRequest, group_id: int, member_id: int) -> HttpResponse:
     """Owners change a role (``role``) or remove a member (``remove``)."""
-    group = services.get_group_for_user(request, group_id, owner=True)
-    membership = get_object_or_404(group.memberships.select_related("user"), pk=member_id)
+    group, _membership = get_group_for_user(request.user, group_id, owner=True)
+    member = get_object_or_404(group.memberships.select_related("user"), pk=member_id)
     try:
         if "remove" in request.POST:
-            services.remove_member(group, membership)
+            services.remove_member(group, member)
         else:
             form = RoleForm(request.POST)
             if not form.is_valid():
                 raise CampaignError(_("Choose owner, member or viewer."), "role")
-            services.change_role(group, membership, form.cleaned_data["role"])
+            services.change_role(group, member, form.cleaned_data["role"])
     except CampaignError as error:
         messages.error(request, error.message)
     else:  # who left the group can no longer see it; a refusal is shown where it was asked
-        if membership.user_id == request.user.pk and "remove" in request.POST:
+        if member.user_id == request.user.pk and "remove" in request.POST:
             return redirect("dashboard")
     return redirect("campaigns:members", group.pk)
 
 
 @login_required
 @require_POST
-def player_change(request: HttpRequest, group_id: int, player_id: int) -> HttpResponse:
+def player_change(request: AuthenticatedHttpRequest, group_id: int, player_id: int) -> HttpResponse:
     """Owners correct a player's name (``name``) or remove (``remove``) a player who never
-    played: a player in a session or who opened an attempt is part of the history."""
-    group = services.get_group_for_user(request, group_id, owner=True)
+    played (services.remove_player says why the others stay)."""
+    group, _membership = get_group_for_user(request.user, group_id, owner=True)
     player = get_object_or_404(Player, pk=player_id, group=group)
     if "remove" in request.POST:
-        if player.sessions.exists() or player.openings.exists():
-            messages.error(
-                request,
-                _("%(name)s has played with you: the history keeps them.") % {"name": player},
-            )
-        else:
-            player.delete()
+        try:
+            services.remove_player(player)
+        except CampaignError as error:
+            messages.error(request, error.message)
         return redirect("campaigns:members", group.pk)
     form = PlayerForm(request.POST)
-    if form.is_valid():
-        player.name = form.cleaned_data["name"]
-        try:
-            with transaction.atomic():
-                player.save(update_fields=["name"])
-        except IntegrityError:
-            messages.error(request, _("This player is already listed."))
-        else:
-            messages.success(request, _("Name saved."))
-    else:
+    if not form.is_valid():
         messages.error(
             request, _("A player's name has 1 to %(max)d characters.") % {"max": NAME_LENGTH}
         )
+        return redirect("campaigns:members", group.pk)
+    try:
+        services.rename_player(player, form.cleaned_data["name"])
+    except CampaignError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Name saved."))
     return redirect("campaigns:members", group.pk)
 
 
@@ -688,7 +671,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
             return redirect(f"{reverse('login')}?next={request.path}")
         return render(request, "campaigns/join.html", {"group": group, "anonymous": True})
     if request.method == "POST":
-        services.join_by_token(request.user, token)
+        services.join(group, request.user)
         request.session.pop(INVITE_SESSION_KEY, None)
         return redirect("campaigns:group", group.pk)
     return render(request, "campaigns/join.html", {"group": group})
@@ -699,9 +682,9 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def settings_page(request: HttpRequest, group_id: int) -> HttpResponse:
+def settings_page(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     """New campaign (from the start, mid-game, or Rebirth) and the list of campaigns."""
-    group = services.get_group_for_user(request, group_id, write=request.method == "POST")
+    group, membership = get_group_for_user(request.user, group_id, write=request.method == "POST")
     form = CampaignForm(request.POST or None)
     state = services.campaign_state(group.current_campaign())
     # A tap here replaces the campaign being played and no Undo reverses it: a campaign in
@@ -735,7 +718,7 @@ def settings_page(request: HttpRequest, group_id: int) -> HttpResponse:
         "campaigns/settings.html",
         {
             "group": group,
-            "membership": group.membership,  # type: ignore[attr-defined]
+            "membership": membership,
             "form": form,
             "state": state,
             "in_progress": in_progress,
@@ -750,8 +733,8 @@ def settings_page(request: HttpRequest, group_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def stats_page(request: HttpRequest, group_id: int) -> HttpResponse:
-    group = services.get_group_for_user(request, group_id)
+def stats_page(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
+    group, membership = get_group_for_user(request.user, group_id)
     campaign = group.current_campaign()
     numbers = statistics(campaign)
     per_clock = bar_chart(
@@ -792,7 +775,7 @@ def stats_page(request: HttpRequest, group_id: int) -> HttpResponse:
         "campaigns/stats.html",
         {
             "group": group,
-            "membership": group.membership,  # type: ignore[attr-defined]
+            "membership": membership,
             "numbers": numbers,
             "total": sum(a for a, _p in numbers.by_players.values()),
             "per_clock": per_clock,
@@ -808,8 +791,8 @@ def stats_page(request: HttpRequest, group_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def export_json(request: HttpRequest, group_id: int) -> JsonResponse:
-    group = services.get_group_for_user(request, group_id)
+def export_json(request: AuthenticatedHttpRequest, group_id: int) -> JsonResponse:
+    group, membership = get_group_for_user(request.user, group_id)
     response = JsonResponse(exports.export_history(group), json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="timekeeper-{group.pk}.json"'
     return response
@@ -817,17 +800,17 @@ def export_json(request: HttpRequest, group_id: int) -> JsonResponse:
 
 @login_required
 @require_GET
-def export_csv(request: HttpRequest, group_id: int) -> HttpResponse:
-    group = services.get_group_for_user(request, group_id)
-    response = HttpResponse(exports.attempts_csv(group), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="timekeeper-{group.pk}.csv"'
-    return response
+def export_csv(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
+    group, _membership = get_group_for_user(request.user, group_id)
+    return exports.attempts_csv_download(group)
 
 
 @login_required
 @require_GET
-def export_bgstats(request: HttpRequest, group_id: int, session_id: int) -> JsonResponse:
-    group = services.get_group_for_user(request, group_id)
+def export_bgstats(
+    request: AuthenticatedHttpRequest, group_id: int, session_id: int
+) -> JsonResponse:
+    group, membership = get_group_for_user(request.user, group_id)
     session = get_object_or_404(Session, pk=session_id, campaign__group=group)
     response = JsonResponse(exports.bgstats_play(session))
     response["Content-Disposition"] = f'attachment; filename="bgstats-{session.pk}.json"'

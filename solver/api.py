@@ -13,11 +13,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.decorators import api_view
-from rest_framework.request import Request
 from rest_framework.response import Response
 
-from campaigns.services import get_group_for_user
+from campaigns.access import get_group_for_user
+from config.http import AuthenticatedRequest, api_view
 from config.i18n import current_lang
 from solver import services
 from solver.models import HintRequest
@@ -106,26 +105,22 @@ ERRORS = inline_serializer(
     tags=["hints"],
 )
 @api_view(["POST"])
-def hint_create(request: Request) -> Response:
+def hint_create(request: AuthenticatedRequest) -> Response:
     shape = HintIn(data=request.data)
     shape.is_valid(raise_exception=True)
     data: dict[str, Any] = shape.validated_data
-    group = get_group_for_user(request.user, data["group"]) if data.get("group") else None
-    try:
-        hint_input = services.parse_input(
-            data["clock"], data["colours"], data.get("face_up"), data["base_rules"], group
-        )
-        hint, created = services.request_hint(
-            request.user,  # type: ignore[arg-type]
-            hint_input,
-            group=group,
-            campaign=group.current_campaign() if group else None,
-            lang=current_lang(),
-        )
-    except services.HintError as error:
-        return Response({error.field: [error.message]}, status=status.HTTP_400_BAD_REQUEST)
-    except services.HintLimitReached as error:
-        return Response({"detail": error.message}, status=status.HTTP_429_TOO_MANY_REQUESTS)
+    group = get_group_for_user(request.user, data["group"])[0] if data.get("group") else None
+    # A HintError (400) or HintLimitReached (429) rises to config.api.exception_handler.
+    hint_input = services.parse_input(
+        data["clock"], data["colours"], data.get("face_up"), data["base_rules"], group
+    )
+    hint, created = services.request_hint(
+        request.user,
+        hint_input,
+        group=group,
+        campaign=group.current_campaign() if group else None,
+        lang=current_lang(),
+    )
     code = status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK
     return Response(HintOut(hint).data, status=code, headers={"Location": HintOut().get_url(hint)})
 
@@ -136,7 +131,7 @@ def hint_create(request: Request) -> Response:
     tags=["hints"],
 )
 @api_view(["GET"])
-def hint_status(request: Request, hint_id: int) -> Response:
+def hint_status(request: AuthenticatedRequest, hint_id: int) -> Response:
     hint = services.get_hint_for_user(request.user, hint_id)
     return Response(HintOut(hint).data)
 
@@ -153,7 +148,7 @@ def hint_status(request: Request, hint_id: int) -> Response:
     tags=["hints"],
 )
 @api_view(["POST"])
-def hint_cancel(request: Request, hint_id: int) -> Response:
+def hint_cancel(request: AuthenticatedRequest, hint_id: int) -> Response:
     hint = services.get_hint_for_user(request.user, hint_id)
     if hint.user_id != request.user.pk:
         return Response(

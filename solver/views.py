@@ -15,17 +15,17 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
-from django_htmx.middleware import HtmxDetails
 
+from campaigns.access import get_group_for_user
 from campaigns.models import Group
-from campaigns.services import get_group_for_user
+from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
 from rules.svg import clock_svg
 from solver import services
@@ -33,14 +33,10 @@ from solver.forms import HintForm, WhatIfForm, slots_from_colours
 from solver.models import HintRequest
 
 
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
-def _group(request: HttpRequest, raw: object) -> Group | None:
+def _group(request: AuthenticatedHttpRequest, raw: object) -> Group | None:
     if raw in (None, ""):
         return None
-    return get_group_for_user(request, str(raw))
+    return get_group_for_user(request.user, str(raw))[0]
 
 
 # --- Asking ---------------------------------------------------------------------------------
@@ -49,7 +45,7 @@ def _group(request: HttpRequest, raw: object) -> Group | None:
 @login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
-def hint_new(request: HtmxHttpRequest) -> HttpResponse:
+def hint_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The request form. GET ?group=ID starts from the group's next clock and face-up
     budget; GET ?players=N (the "show seats" button, or htmx on change) redraws the seats."""
     source = request.POST if request.method == "POST" else request.GET
@@ -59,7 +55,7 @@ def hint_new(request: HtmxHttpRequest) -> HttpResponse:
         if form.is_valid() and form.hint_input is not None:
             try:
                 hint, _created = services.request_hint(
-                    request.user,  # type: ignore[arg-type]
+                    request.user,
                     form.hint_input,
                     group=group,
                     campaign=group.current_campaign() if group else None,
@@ -78,7 +74,7 @@ def hint_new(request: HtmxHttpRequest) -> HttpResponse:
     return _render_new(request, form, group)
 
 
-def _initial(request: HttpRequest, group: Group | None) -> dict[str, Any]:
+def _initial(request: AuthenticatedHttpRequest, group: Group | None) -> dict[str, Any]:
     """Start values: the group's next clock, budget and table size, or what the GET asks."""
     default = 3
     if group is not None and 2 <= (listed := group.players.count()) <= 4:
@@ -109,7 +105,7 @@ def _initial(request: HttpRequest, group: Group | None) -> dict[str, Any]:
 
 
 def _render_new(
-    request: HttpRequest, form: HintForm, group: Group | None, status: int = 200
+    request: AuthenticatedHttpRequest, form: HintForm, group: Group | None, status: int = 200
 ) -> HttpResponse:
     return render(request, "solver/hint_new.html", {"form": form, "group": group}, status=status)
 
@@ -133,7 +129,7 @@ def _pct(x: float | None, digits: int = 0) -> str:
 # --- Watching and reading -----------------------------------------------------------------------
 
 
-def _context(request: HttpRequest, hint: HintRequest, **extra: Any) -> dict[str, Any]:
+def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any) -> dict[str, Any]:
     lang = current_lang()
     context: dict[str, Any] = {
         "hint": hint,
@@ -177,7 +173,7 @@ def _context(request: HttpRequest, hint: HintRequest, **extra: Any) -> dict[str,
 @login_required
 @require_GET
 @vary_on_headers("HX-Request")
-def hint_detail(request: HtmxHttpRequest, hint_id: int) -> HttpResponse:
+def hint_detail(request: AuthenticatedHttpRequest, hint_id: int) -> HttpResponse:
     hint = services.get_hint_for_user(request.user, hint_id)
     if request.htmx and request.GET.get("partial") == "status":
         html = render_to_string(
@@ -192,7 +188,7 @@ def hint_detail(request: HtmxHttpRequest, hint_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def hint_cancel(request: HtmxHttpRequest, hint_id: int) -> HttpResponse:
+def hint_cancel(request: AuthenticatedHttpRequest, hint_id: int) -> HttpResponse:
     hint = services.get_hint_for_user(request.user, hint_id)
     if hint.user_id != request.user.pk:
         # Group members may look; only the asker stops the job.
@@ -204,12 +200,12 @@ def hint_cancel(request: HtmxHttpRequest, hint_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def hint_retry(request: HtmxHttpRequest, hint_id: int) -> HttpResponse:
+def hint_retry(request: AuthenticatedHttpRequest, hint_id: int) -> HttpResponse:
     hint = services.get_hint_for_user(request.user, hint_id)
     if not hint.can_retry:
         return redirect("solver:detail", hint.pk)
     try:
-        new, _created = services.retry(hint, request.user)  # type: ignore[arg-type]
+        new, _created = services.retry(hint, request.user)
     except services.HintLimitReached as error:
         messages.error(request, error.message)
         return redirect("solver:detail", hint.pk)
@@ -219,7 +215,7 @@ def hint_retry(request: HtmxHttpRequest, hint_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @vary_on_headers("HX-Request")
-def hint_what_if(request: HtmxHttpRequest, hint_id: int) -> HttpResponse:
+def hint_what_if(request: AuthenticatedHttpRequest, hint_id: int) -> HttpResponse:
     """Simulate the plan with the group's own targets, inline (see services.what_if)."""
     hint = services.get_hint_for_user(request.user, hint_id)
     if hint.status != HintRequest.Status.DONE or not hint.result:
@@ -241,7 +237,7 @@ def hint_what_if(request: HtmxHttpRequest, hint_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def hint_list(request: HtmxHttpRequest) -> HttpResponse:
+def hint_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     """My hints, newest first (those I asked; group members see a group's hints on the hint)."""
     rows = HintRequest.objects.filter(user=request.user.pk).select_related("group")
     page = Paginator(rows, 25).get_page(request.GET.get("page"))

@@ -240,6 +240,28 @@ def test_sessions_are_started_with_players(group: Group, api_as: ApiAs) -> None:
     assert bad.status_code == 400 and "players" in bad.json()
 
 
+def test_a_session_fills_in_the_one_an_attempt_started_that_day(
+    group: Group, api_as: ApiAs
+) -> None:
+    client = api_as("member")
+    attempt = client.post(
+        url(group, "attempts/"), {"clock": "1-1", "outcome": "failed", "players": 3}
+    )
+    response = client.post(url(group, "sessions/"), {"players": ["Ann", "Ben", "Cleo"]})
+    assert response.status_code == 201 and response.json()["id"] == attempt.json()["session"]
+    assert response.json()["players"] == ["Ann", "Ben", "Cleo"] and Session.objects.count() == 1
+
+
+def test_a_refusal_answers_in_the_callers_language(group: Group, api_as: ApiAs) -> None:
+    response = api_as("member").post(
+        url(group, "attempts/"),
+        {"clock": "2-1", "outcome": "failed", "players": 3},
+        HTTP_ACCEPT_LANGUAGE="nl",
+    )
+    assert response.status_code == 400
+    assert response.json() == {"clock": ["De volgende klok is 1-1, niet 2-1."]}
+
+
 def test_a_session_is_started_with_its_notes(group: Group, api_as: ApiAs) -> None:
     response = api_as("owner").post(url(group, "sessions/"), {"notes": "Cleo's birthday"})
     assert response.status_code == 201 and response.json()["notes"] == "Cleo's birthday"

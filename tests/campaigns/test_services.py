@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
 from django.utils import translation
 
 from campaigns import services
-from campaigns.models import Attempt, Campaign, Event, Group, Membership
+from campaigns.models import NOTES_LENGTH, Attempt, Campaign, Event, Group, Membership
 from campaigns.services import CampaignError
 from rules.catalogue import get_clock
 
@@ -386,22 +385,6 @@ def test_transcriptions_are_versioned(group: Group, alice: User) -> None:
     assert (clock.start, version, clock.transcribed) == (4, 2, True)
 
 
-def test_outsiders_get_404(group: Group, charlie: User) -> None:
-    with pytest.raises(Http404):
-        services.get_group_for_user(charlie, group.pk)
-
-
-def test_viewers_may_read_but_not_write(group: Group, dave: User) -> None:
-    assert services.get_group_for_user(dave, group.pk) == group
-    with pytest.raises(PermissionDenied):
-        services.get_group_for_user(dave, group.pk, write=True)
-
-
-def test_only_owners_manage(group: Group, bob: User) -> None:
-    with pytest.raises(PermissionDenied):
-        services.get_group_for_user(bob, group.pk, owner=True)
-
-
 def test_the_last_owner_stays_owner(group: Group, alice: User) -> None:
     with pytest.raises(CampaignError):
         services.change_role(group, group.memberships.get(user=alice), "member")
@@ -433,3 +416,145 @@ def test_error_text_normalises_the_language() -> None:
     with translation.override("de"):
         assert services.error_text(error.value) == error.value.message
     assert services.error_text(services.CampaignError("Al gezegd.")) == "Al gezegd."
+
+
+# --- sessions and players -----------------------------------------------------------------
+
+
+def test_filling_in_a_session_fills_the_one_an_attempt_started(
+    campaign: Campaign, play: Play, group: Group
+) -> None:
+    played = play(campaign, "failed").session
+    players = list(group.players.all())
+    session = services.fill_in_session(campaign, players)
+    assert session == played and list(session.players.all()) == players
+
+
+def test_filling_in_twice_keeps_one_session(campaign: Campaign, group: Group) -> None:
+    ann = group.players.get(name="Ann")
+    first = services.fill_in_session(campaign, [ann], date(2026, 11, 27))
+    second = services.fill_in_session(campaign, [ann], date(2026, 11, 27))
+    assert first == second and campaign.sessions.count() == 1
+
+
+def test_a_session_played_with_its_players_is_not_filled_in_again(
+    campaign: Campaign, play: Play, group: Group
+) -> None:
+    ann = group.players.get(name="Ann")
+    first = services.fill_in_session(campaign, [ann])
+    play(campaign, "failed", session=first)
+    assert services.fill_in_session(campaign, [ann]) != first
+    assert campaign.sessions.count() == 2
+
+
+def test_filling_in_keeps_the_notes_unless_new_ones_are_given(
+    campaign: Campaign, group: Group
+) -> None:
+    services.fill_in_session(campaign, [], notes="Cleo's birthday")
+    session = services.fill_in_session(campaign, list(group.players.all()))
+    session.refresh_from_db()
+    assert session.notes == "Cleo's birthday"
+    services.fill_in_session(campaign, [], notes="Ben brought cake")
+    session.refresh_from_db()
+    assert session.notes == "Ben brought cake"
+
+
+def test_a_session_refuses_another_groups_player(campaign: Campaign, alice: User) -> None:
+    other = services.create_group(alice, "Fridays", ["Zed"])
+    with pytest.raises(CampaignError) as error:
+        services.fill_in_session(campaign, list(other.players.all()))
+    assert error.value.field == "players" and not campaign.sessions.exists()
+
+
+def test_too_long_notes_are_refused_at_their_field(campaign: Campaign) -> None:
+    with pytest.raises(CampaignError) as error:
+        services.fill_in_session(campaign, [], notes="x" * (NOTES_LENGTH + 1))
+    assert error.value.field == "notes" and not campaign.sessions.exists()
+
+
+def test_editing_a_session_changes_its_date_players_and_notes(
+    campaign: Campaign, group: Group
+) -> None:
+    session = services.start_session(campaign, list(group.players.all()), date(2026, 11, 27))
+    ann = group.players.get(name="Ann")
+    services.edit_session(session, date(2026, 11, 28), [ann], "moved")
+    session.refresh_from_db()
+    assert (session.date, list(session.players.all()), session.notes) == (
+        date(2026, 11, 28),
+        [ann],
+        "moved",
+    )
+
+
+def test_players_are_found_by_name(group: Group) -> None:
+    players = services.players_named(group, ["Ben", "Ann"])
+    assert sorted(p.name for p in players) == ["Ann", "Ben"]
+
+
+def test_an_unknown_player_name_is_refused(group: Group) -> None:
+    with pytest.raises(CampaignError) as error:
+        services.players_named(group, ["Ann", "Zed"])
+    assert error.value.field == "players"
+
+
+def test_a_new_player_joins_the_table(group: Group) -> None:
+    services.add_player(group, " Dina ")
+    assert group.players.filter(name="Dina").exists()
+
+
+def test_a_player_listed_twice_is_refused(group: Group) -> None:
+    with pytest.raises(CampaignError) as error:
+        services.add_player(group, "Ann")
+    assert error.value.field == "name" and group.players.filter(name="Ann").count() == 1
+
+
+def test_a_player_is_renamed(group: Group) -> None:
+    ann = group.players.get(name="Ann")
+    services.rename_player(ann, "Anne")
+    ann.refresh_from_db()
+    assert ann.name == "Anne"
+
+
+def test_a_rename_to_a_listed_name_keeps_the_old_name(group: Group) -> None:
+    ann = group.players.get(name="Ann")
+    with pytest.raises(CampaignError):
+        services.rename_player(ann, "Ben")
+    ann.refresh_from_db()
+    assert ann.name == "Ann"
+
+
+def test_a_player_who_never_played_is_removed(group: Group) -> None:
+    services.remove_player(group.players.get(name="Cleo"))
+    assert not group.players.filter(name="Cleo").exists()
+
+
+def test_a_player_who_opened_an_attempt_stays(group: Group, campaign: Campaign, play: Play) -> None:
+    cleo = group.players.get(name="Cleo")
+    play(campaign, "failed", opener=cleo)
+    with pytest.raises(CampaignError):
+        services.remove_player(cleo)
+    assert group.players.filter(name="Cleo").exists()
+
+
+# --- members ------------------------------------------------------------------------------
+
+
+def test_owners_add_a_member_by_username(group: Group, charlie: User) -> None:
+    membership = services.add_member(group, "charlie", Membership.Role.VIEWER)
+    assert (membership.user, membership.role) == (charlie, Membership.Role.VIEWER)
+
+
+def test_an_unknown_username_is_refused_at_its_field(group: Group) -> None:
+    with pytest.raises(CampaignError) as error:
+        services.add_member(group, "nobody", Membership.Role.MEMBER)
+    assert error.value.field == "username"
+
+
+def test_the_invite_link_joins_as_a_member(group: Group, charlie: User) -> None:
+    services.join(group, charlie)
+    assert group.memberships.get(user=charlie).role == Membership.Role.MEMBER
+
+
+def test_joining_again_keeps_ones_role(group: Group, dave: User) -> None:
+    services.join(group, dave)
+    assert group.memberships.get(user=dave).role == Membership.Role.VIEWER
