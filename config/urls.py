@@ -2,14 +2,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from ops.views import healthz, manifest, offline, service_worker
-
 urlpatterns = [
-    path("healthz", healthz, name="healthz"),
-    # The installable app: at the root, so the service worker may serve every page.
-    path("manifest.webmanifest", manifest, name="manifest"),
-    path("sw.js", service_worker, name="service-worker"),
-    path("offline/", offline, name="offline"),
+    path("", include("ops.urls")),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -1,9 +1,15 @@
-"""Worker heartbeats: how /healthz knows how many Celery workers are alive."""
+"""Worker heartbeats: how /healthz knows how many Celery workers are alive.
+
+Each worker runs the ``Heartbeat`` bootstep, which ``OpsConfig.ready`` adds to the Celery
+app: a worker loads Django (and so this app) before it builds its bootsteps.
+"""
 
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
+from celery import bootsteps
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
@@ -43,3 +49,29 @@ def worker_forget(hostname: str) -> None:
         forget(hostname)
     finally:
         connection.close()
+
+
+class Heartbeat(bootsteps.StartStopStep):
+    """Writes this worker's heartbeat to the database every WORKER_HEARTBEAT_SECONDS.
+
+    /healthz counts live workers from these rows: the embedded filesystem broker has no
+    remote control to ping workers with, and a row works the same on Redis.
+    """
+
+    requires = ("celery.worker.components:Timer",)
+
+    def __init__(self, worker: Any, **kwargs: Any) -> None:
+        super().__init__(worker, **kwargs)
+        self.tref: Any = None
+
+    def start(self, worker: Any) -> None:
+        worker_beat(worker.hostname)
+        self.tref = worker.timer.call_repeatedly(
+            settings.WORKER_HEARTBEAT_SECONDS, worker_beat, (worker.hostname,), priority=10
+        )
+
+    def stop(self, worker: Any) -> None:
+        if self.tref is not None:
+            self.tref.cancel()
+            self.tref = None
+        worker_forget(worker.hostname)

@@ -2,7 +2,7 @@ from django.db import models
 
 
 class WorkerHeartbeat(models.Model):
-    """The last sign of life of one Celery worker, written by config.celery.Heartbeat."""
+    """The last sign of life of one Celery worker, written by ops.heartbeat.Heartbeat."""
 
     hostname = models.CharField(max_length=255, unique=True)
     last_seen = models.DateTimeField()
