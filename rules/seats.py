@@ -17,6 +17,12 @@ SEAT_SIZES: dict[int, tuple[int, int]] = {2: (4, 2), 3: (4, 0), 4: (3, 0)}
 MAX_COLOURS_TEXT = 200
 
 
+def most_face_up(players: int) -> int:
+    """The largest face-up budget a table of ``players`` can have: one card per player,
+    plus one for each of the 3 Bonus tokens a failed attempt may flip."""
+    return players + 3
+
+
 def _check_letters(text: str, field: str) -> None:
     bad = set(text) - {"S", "M"}
     if bad:
@@ -89,9 +95,8 @@ class Seats:
 
     @property
     def most_face_up(self) -> int:
-        """The largest face-up budget this table can have: one card per player, plus one
-        for each of the 3 Bonus tokens a failed attempt may flip."""
-        return self.players + 3
+        """The largest face-up budget this table can have (``most_face_up``)."""
+        return most_face_up(self.players)
 
     def format(self) -> str:
         """The public notation, e.g. ``SSMM/MMSS/SMSM`` or ``SSMM+SM/SMMM+SS``."""

@@ -1,6 +1,6 @@
 """The hints API (docs/api.md, "REST API"): ask for a hint, watch it, cancel it.
 
-The serializer checks the shape; ``solver.services`` decides, exactly as for the pages:
+The serializer checks the shape; the hint services decide, exactly as for the pages:
 the same validation (400 field by field), the same dedupe and reuse, the same limits
 (429), the same visibility (404 for hints the caller may not see).
 """
@@ -19,6 +19,8 @@ from campaigns.access import get_group_for_user
 from config.http import AuthenticatedRequest, api_view
 from config.i18n import current_lang
 from solver import services
+from solver.access import get_hint_for_user
+from solver.inputs import parse_input
 from solver.models import HintRequest
 
 
@@ -45,7 +47,7 @@ class HintIn(serializers.Serializer):
 
 class HintOut(serializers.ModelSerializer):
     clock = serializers.CharField(source="clock_id")
-    stage = serializers.CharField(source="stage_display")
+    stage = serializers.CharField(source="stage_label")
     url = serializers.SerializerMethodField()
     page = serializers.SerializerMethodField()
     failure = serializers.CharField(source="get_failure_display")
@@ -111,7 +113,7 @@ def hint_create(request: AuthenticatedRequest) -> Response:
     data: dict[str, Any] = shape.validated_data
     group = get_group_for_user(request.user, data["group"])[0] if data.get("group") else None
     # A HintError (400) or HintLimitReached (429) rises to config.api.exception_handler.
-    hint_input = services.parse_input(
+    hint_input = parse_input(
         data["clock"], data["colours"], data.get("face_up"), data["base_rules"], group
     )
     hint, created = services.request_hint(
@@ -132,7 +134,7 @@ def hint_create(request: AuthenticatedRequest) -> Response:
 )
 @api_view(["GET"])
 def hint_status(request: AuthenticatedRequest, hint_id: int) -> Response:
-    hint = services.get_hint_for_user(request.user, hint_id)
+    hint = get_hint_for_user(request.user, hint_id)
     return Response(HintOut(hint).data)
 
 
@@ -149,7 +151,7 @@ def hint_status(request: AuthenticatedRequest, hint_id: int) -> Response:
 )
 @api_view(["POST"])
 def hint_cancel(request: AuthenticatedRequest, hint_id: int) -> Response:
-    hint = services.get_hint_for_user(request.user, hint_id)
+    hint = get_hint_for_user(request.user, hint_id)
     if hint.user_id != request.user.pk:
         return Response(
             {"detail": _("Only the player who asked for this hint can cancel it.")},

@@ -14,7 +14,8 @@ from campaigns.models import ClockTranscription, Group
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.errors import RulesError
 from rules.seats import parse_colours
-from solver import services
+from solver.errors import HintError
+from solver.inputs import HintInput, parse_input
 
 PLAYER_CHOICES = [(2, _("2 players")), (3, _("3 players")), (4, _("4 players"))]
 # Cards per seat: (hand, set of 2). With 2 players each holds a set of 4 and a set of 2.
@@ -98,7 +99,7 @@ class HintForm(forms.Form):
     def __init__(self, *args: Any, group: Group | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.group = group
-        self.hint_input: services.HintInput | None = None
+        self.hint_input: HintInput | None = None
         self.fields["clock"].choices = clock_choices(group)  # type: ignore[attr-defined]
         players = self._players()
         slots = [key for seat in seat_slots(players) for key in seat["hand"] + seat["extra"]]
@@ -132,10 +133,10 @@ class HintForm(forms.Form):
         if not colours:
             colours = colours_from_slots(data["players"], set(data.get("moon") or ()))
         try:
-            self.hint_input = services.parse_input(
+            self.hint_input = parse_input(
                 data["clock"], colours, data["face_up"], data.get("base_rules", False), self.group
             )
-        except services.HintError as error:
+        except HintError as error:
             field = error.field if error.field in self.fields else None
             self.add_error(field, error.message)
             return data

@@ -7,9 +7,6 @@ the single source of truth the pages and the API read.
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -22,7 +19,6 @@ from solver.core.words import spoken_number
 
 # Where a hint may be used: statuses in which a job still has to run.
 ACTIVE_STATUSES = ("queued", "running")
-FINISHED_STATUSES = ("done", "failed", "cancelled")
 
 
 class HintRequest(models.Model):
@@ -74,7 +70,11 @@ class HintRequest(models.Model):
     # The job.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0)
+    # Where the running search is, as the solver core reports it (solver.core.search.Stage):
+    # the stage's name, and step ``stage_round`` of ``stage_of`` inside it (0 of 0: none).
     stage = models.CharField(max_length=100, blank=True)
+    stage_round = models.PositiveSmallIntegerField(default=0)
+    stage_of = models.PositiveSmallIntegerField(default=0)
     # Fencing token: each claim increments it and every later write by that run is
     # conditioned on it, so a run that lost its claim (reaped, cancelled) writes nothing.
     runs = models.PositiveSmallIntegerField(default=0)
@@ -171,9 +171,31 @@ class HintRequest(models.Model):
     def can_retry(self) -> bool:
         return self.status in (self.Status.FAILED, self.Status.CANCELLED)
 
-    def stage_display(self) -> str:
-        """The stage, in the reader's language (the solver core reports English words)."""
-        return stage_label(self.status, self.stage)
+    def stage_label(self) -> str:
+        """Where the job is, in the reader's language."""
+        if self.status == self.Status.QUEUED:
+            return str(_("Waiting for a free solver"))
+        if self.status == self.Status.DONE:
+            return str(_("Done"))
+        if self.status == self.Status.FAILED:
+            return str(_("Failed"))
+        if self.status == self.Status.CANCELLED:
+            return str(_("Cancelled"))
+        if self.stage == "racing" and self.stage_of:
+            return str(
+                _("Racing plans, round %(round)s of %(rounds)s")
+                % {"round": self.stage_round, "rounds": self.stage_of}
+            )
+        if self.stage == "fine-tuning" and self.stage_round:
+            return str(
+                _("Fine-tuning the best plan, step %(step)s of %(steps)s")
+                % {"step": self.stage_round, "steps": self.stage_of}
+            )
+        if self.stage == "fresh deals":
+            return str(_("Checking the best plan on fresh deals"))
+        if self.stage == "odds":
+            return str(_("Working out the odds"))
+        return str(_("Starting") if self.stage in ("", "search") else _("Searching for a plan"))
 
     def words(self, lang: str) -> str:
         if not self.result:
@@ -189,44 +211,3 @@ class HintRequest(models.Model):
     def spoken_targets(self) -> list[int]:
         """The targets as the table says them (whole numbers, as in the plan's words)."""
         return [spoken_number(target) for target in self.targets()]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.pk,
-            "status": self.status,
-            "progress": self.progress,
-            "stage": self.stage_display(),
-        }
-
-
-_ROUND = re.compile(r"round (\d+) of (\d+)")
-_TUNING = re.compile(r"fine-tuning (\d+) of (\d+)")
-
-
-def stage_label(status: str, stage: str) -> str:
-    """A translated label for the core's stage text ("round 2 of 4", "fresh deals", …)."""
-    if status == HintRequest.Status.QUEUED:
-        return str(_("Waiting for a free solver"))
-    if status == HintRequest.Status.DONE:
-        return str(_("Done"))
-    if status == HintRequest.Status.FAILED:
-        return str(_("Failed"))
-    if status == HintRequest.Status.CANCELLED:
-        return str(_("Cancelled"))
-    match = _ROUND.search(stage)
-    if match:
-        return str(
-            _("Racing plans, round %(round)s of %(rounds)s")
-            % {"round": match.group(1), "rounds": match.group(2)}
-        )
-    match = _TUNING.search(stage)
-    if match:
-        return str(
-            _("Fine-tuning the best plan, step %(step)s of %(steps)s")
-            % {"step": match.group(1), "steps": match.group(2)}
-        )
-    if stage.startswith("fresh"):
-        return str(_("Checking the best plan on fresh deals"))
-    if stage.startswith("odds"):
-        return str(_("Working out the odds"))
-    return str(_("Starting") if stage in ("", "search") else _("Searching for a plan"))

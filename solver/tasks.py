@@ -1,7 +1,8 @@
-"""Celery tasks for hints: thin wrappers around the hint services.
+"""Celery tasks for hints: thin wrappers around ``solver.jobs``.
 
 ``run_hint`` takes the row's id; the row is claimed with a conditional UPDATE, so a message
-delivered twice is harmless and ``acks_late`` is safe. The periodic tasks keep the queue
+delivered twice is harmless and ``acks_late`` is safe. The job is sent by this task's name
+(``jobs.send``), after the asking transaction commits. The periodic tasks keep the queue
 honest; they are registered here (``on_after_finalize``) so settings stay untouched, and
 ``make run`` runs beat inside its worker.
 """
@@ -16,7 +17,7 @@ from celery.exceptions import TimeLimitExceeded
 from celery.signals import task_failure
 
 from config.celery import app
-from solver import services
+from solver import jobs
 from solver.models import HintRequest
 
 REAP_EVERY = 60.0  # seconds
@@ -24,25 +25,25 @@ RESEND_EVERY = 30.0
 CLEAN_EVERY = 24 * 3600.0
 
 
-@app.task(bind=True, name="solver.run_hint")
+@app.task(bind=True, name=jobs.RUN_HINT)
 def run_hint(self: Any, hint_id: int) -> None:
     redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
-    services.run(hint_id, self.request.id, redelivered=redelivered)
+    jobs.run(hint_id, self.request.id, redelivered=redelivered)
 
 
 @app.task(name="solver.reap_stale_hints")
 def reap_stale_hints() -> list[int]:
-    return list(services.reap_stale())
+    return list(jobs.reap_stale())
 
 
 @app.task(name="solver.resend_queued_hints")
 def resend_queued_hints() -> int:
-    return services.resend_queued()
+    return jobs.resend_queued()
 
 
 @app.task(name="solver.clean_old_hints")
 def clean_old_hints() -> int:
-    return services.clean_old()
+    return jobs.clean_old()
 
 
 @task_failure.connect
@@ -64,7 +65,7 @@ def _record_failure(
         failure = HintRequest.Failure.WORKER_LOST
     else:
         failure = HintRequest.Failure.CRASHED
-    services.fail(int(args[0]), failure, f"{type(exception).__name__}: {exception}")
+    jobs.fail(int(args[0]), failure, f"{type(exception).__name__}: {exception}")
 
 
 def setup_periodic_tasks(sender: Celery, **kwargs: Any) -> None:

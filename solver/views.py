@@ -4,7 +4,7 @@ Every page works as plain HTML: the progress page refreshes itself with a meta r
 with htmx it polls its ``status`` partial every second instead, and the poll is stopped
 with HttpResponseStopPolling once the job has ended (the final partial is the result).
 Access: a hint is visible to its asker and to members of its group; everyone else gets
-404 (``services.get_hint_for_user``).
+404 (``solver.access.get_hint_for_user``).
 """
 
 from __future__ import annotations
@@ -29,8 +29,12 @@ from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
 from rules.svg import clock_svg
 from solver import services
+from solver.access import get_hint_for_user
+from solver.errors import HintError, HintLimitReached
 from solver.forms import HintForm, WhatIfForm, slots_from_colours
+from solver.inputs import group_defaults
 from solver.models import HintRequest
+from solver.what_if import what_if
 
 
 def _group(request: AuthenticatedHttpRequest, raw: object) -> Group | None:
@@ -61,7 +65,7 @@ def hint_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                     campaign=group.current_campaign() if group else None,
                     lang=current_lang(),
                 )
-            except services.HintLimitReached as error:
+            except HintLimitReached as error:
                 form.add_error(None, error.message)
                 response = _render_new(request, form, group)
                 response.status_code = 429
@@ -94,7 +98,7 @@ def _initial(request: AuthenticatedHttpRequest, group: Group | None) -> dict[str
             moons = parsed[1]
     initial["moon"] = sorted(moons)
     if group is not None:
-        next_clock, budget = services.group_defaults(group, count)
+        next_clock, budget = group_defaults(group, count)
         initial["face_up"] = budget
         if next_clock:
             initial["clock"] = next_clock
@@ -137,14 +141,14 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
         "is_owner": hint.user_id == request.user.pk,
         **extra,
     }
-    what_if = extra.get("what_if")
-    if what_if is not None:
+    outcome = extra.get("what_if")
+    if outcome is not None:
         context["what_if_numbers"] = {
-            "pass_rate": _pct(what_if.mine.pass_rate),
-            "low": _pct(what_if.mine.interval[0], 1),
-            "high": _pct(what_if.mine.interval[1], 1),
-            "games": what_if.mine.games,
-            "suggested": _pct(what_if.suggested.pass_rate),
+            "pass_rate": _pct(outcome.mine.pass_rate),
+            "low": _pct(outcome.mine.interval[0], 1),
+            "high": _pct(outcome.mine.interval[1], 1),
+            "games": outcome.mine.games,
+            "suggested": _pct(outcome.suggested.pass_rate),
         }
     if hint.status == HintRequest.Status.DONE and hint.result:
         result = hint.result
@@ -174,7 +178,7 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
 @require_GET
 @vary_on_headers("HX-Request")
 def hint_detail(request: AuthenticatedHttpRequest, hint_id: int) -> HttpResponse:
-    hint = services.get_hint_for_user(request.user, hint_id)
+    hint = get_hint_for_user(request.user, hint_id)
     if request.htmx and request.GET.get("partial") == "status":
         html = render_to_string(
             "solver/hint_detail.html#status", _context(request, hint), request=request
@@ -189,7 +193,7 @@ def hint_detail(request: AuthenticatedHttpRequest, hint_id: int) -> HttpResponse
 @login_required
 @require_POST
 def hint_cancel(request: AuthenticatedHttpRequest, hint_id: int) -> HttpResponse:
-    hint = services.get_hint_for_user(request.user, hint_id)
+    hint = get_hint_for_user(request.user, hint_id)
     if hint.user_id != request.user.pk:
         # Group members may look; only the asker stops the job.
         return HttpResponse(status=403)
@@ -201,12 +205,12 @@ def hint_cancel(request: AuthenticatedHttpRequest, hint_id: int) -> HttpResponse
 @login_required
 @require_POST
 def hint_retry(request: AuthenticatedHttpRequest, hint_id: int) -> HttpResponse:
-    hint = services.get_hint_for_user(request.user, hint_id)
+    hint = get_hint_for_user(request.user, hint_id)
     if not hint.can_retry:
         return redirect("solver:detail", hint.pk)
     try:
         new, _created = services.retry(hint, request.user)
-    except services.HintLimitReached as error:
+    except HintLimitReached as error:
         messages.error(request, error.message)
         return redirect("solver:detail", hint.pk)
     return redirect("solver:detail", new.pk)
@@ -216,8 +220,8 @@ def hint_retry(request: AuthenticatedHttpRequest, hint_id: int) -> HttpResponse:
 @require_POST
 @vary_on_headers("HX-Request")
 def hint_what_if(request: AuthenticatedHttpRequest, hint_id: int) -> HttpResponse:
-    """Simulate the plan with the group's own targets, inline (see services.what_if)."""
-    hint = services.get_hint_for_user(request.user, hint_id)
+    """Simulate the plan with the group's own targets, inline (see solver.what_if)."""
+    hint = get_hint_for_user(request.user, hint_id)
     if hint.status != HintRequest.Status.DONE or not hint.result:
         return redirect("solver:detail", hint.pk)
     form = WhatIfForm(request.POST, players=hint.players, targets=hint.spoken_targets())
@@ -225,8 +229,8 @@ def hint_what_if(request: AuthenticatedHttpRequest, hint_id: int) -> HttpRespons
     status = 200
     if form.is_valid():
         try:
-            outcome = services.what_if(hint, form.targets(), form.cleaned_data.get("opener"))
-        except services.HintError as error:
+            outcome = what_if(hint, form.targets(), form.cleaned_data.get("opener"))
+        except HintError as error:
             form.add_error(None, error.message)
     if not form.is_valid() or form.errors:
         status = 400

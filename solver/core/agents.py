@@ -36,6 +36,13 @@ KNOWN_KINDS = frozenset(
 )
 
 
+def compiled_engine_models(clock: Clock) -> bool:
+    """True when every special rule of ``clock`` is of a kind in KNOWN_KINDS, so the compiled
+    engine plays it (tens of thousands of games a second); False when only the reference
+    engine can (a few hundred). Depends on the clock alone; raises nothing."""
+    return all(params.get("kind") in KNOWN_KINDS for params in rule_params(clock))
+
+
 def colour_index(colour: Colour) -> int:
     return SUN if colour == Colour.SUN else MOON
 
@@ -108,11 +115,9 @@ def _table_rules(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
     min_moon, max_moon = [0] * SEGMENTS, [CARDS_IN_PLAY] * SEGMENTS
     vmin, vmax = [0.0] * SEGMENTS, [UNBOUNDED] * SEGMENTS
     first: list[int] = []
-    compiled_ok = True
     for params in rule_params(clock):
         kind = params.get("kind")
         if kind not in KNOWN_KINDS:
-            compiled_ok = False
             continue
         if kind == "first_cards":
             first = [pos[int(s)] for s in params["segments"]]
@@ -168,7 +173,7 @@ def _table_rules(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
         opener=(plan.opener - 1) % players,
         seat_suns=tuple(x.count("S") for x in letters),
         seat_moons=tuple(x.count("M") for x in letters),
-        compiled_ok=compiled_ok,
+        compiled_ok=compiled_engine_models(clock),
     )
 
 

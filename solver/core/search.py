@@ -12,7 +12,6 @@ picked the luckiest plan.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -28,7 +27,29 @@ from .plans import Plan, baseline_plan, colour_owners, h_plan, reading_order, sh
 from .simulate import draw_values, pass_count, wilson
 from .words import all_words
 
-Progress = Callable[[int, str, "HintResult | None"], None]
+
+@dataclass(frozen=True)
+class Stage:
+    """Where a search is, as a progress report gives it: ``stage`` is one of STAGES, and
+    ``round`` of ``of`` count the steps inside it (0 of 0 when the stage has none).
+
+    Data, not words: whoever shows it words it in the reader's language.
+    """
+
+    stage: str
+    round: int = 0
+    of: int = 0
+
+    def to_json(self) -> dict[str, str | int]:
+        return {"stage": self.stage, "round": self.round, "of": self.of}
+
+
+# In the order a search goes through them: starting; racing plans round by round; fine-tuning
+# the leader step by step; the winner (1 of 2) and the baseline (2 of 2) on fresh deals; the
+# perfect-information odds; done.
+STAGES = ("search", "racing", "fine-tuning", "fresh deals", "odds", "done")
+
+Progress = Callable[[int, Stage, "HintResult | None"], None]
 
 
 @dataclass(frozen=True)
@@ -218,8 +239,8 @@ def recommend(
     """Search for the plan with the best simulated pass rate (see the module docstring).
 
     ``effort`` scales the number of simulated games (1.0: a few seconds). ``progress`` is
-    called often (several times a second) with a percentage, a stage and the best result so
-    far. ``base_rules`` plays an untranscribed clock under the base rules only; without it
+    called often (several times a second) with a percentage, a :class:`Stage` and the best
+    result so far. ``base_rules`` plays an untranscribed clock under the base rules only; without it
     an untranscribed clock is a ValueError. ``odds_samples`` asks for sampled rather than
     exact odds; ``compute_odds=False`` leaves them out (None). ``names`` are the players'
     names in seating order, for the words. Deterministic under ``seed``.
@@ -237,7 +258,6 @@ def recommend(
     if effort <= 0:
         raise ValueError("effort must be positive")
 
-    started = time.monotonic()
     report = progress or (lambda percent, stage, best: None)
     players = seats.players
     baseline = baseline_plan(clock, seats, face_up)
@@ -247,9 +267,9 @@ def recommend(
     total += players * schedule.rounds[-1][1] + (schedule.climb[0] + 1) * schedule.climb[1]
     done = 0
     best: HintResult | None = None
-    report(0, "search", None)
+    report(0, Stage("search"), None)
 
-    def passes(plan: Plan, values: npt.NDArray[np.int64], stage: str) -> int:
+    def passes(plan: Plan, values: npt.NDArray[np.int64], stage: Stage) -> int:
         # The reference engine (clocks with rule kinds the compiled one lacks) plays a few
         # hundred games a second: count in slices so the caller still hears every fraction
         # of a second. Reads ``done`` and ``best`` as they are when it runs.
@@ -284,7 +304,7 @@ def recommend(
                 parent = pool[int(rng.integers(0, survivors))]
                 pool.append(_mutate(rng, parent, clock, players, scale))
         values = draw_values(seats, games, _seed_for(seed, _SEARCH, round_index))
-        stage = f"round {round_index + 1} of {len(schedule.rounds)}"
+        stage = Stage("racing", round_index + 1, len(schedule.rounds))
         baseline_score = passes(baseline, values, stage) / games
         scored = []
         for index, genes in enumerate(pool):
@@ -319,10 +339,10 @@ def recommend(
     leader = pool[0]
     if steps:
         values = draw_values(seats, games, _seed_for(seed, _SEARCH, 99))
-        leader_passes = passes(leader.plan(clock, seats), values, "fine-tuning")
+        leader_passes = passes(leader.plan(clock, seats), values, Stage("fine-tuning", 0, steps))
         for step in range(steps):
             done += games
-            stage = f"fine-tuning {step + 1} of {steps}"
+            stage = Stage("fine-tuning", step + 1, steps)
             report(min(95, int(100 * done / total)), stage, best)
             candidate = _mutate(rng, leader, clock, players, 0.5)
             candidate_passes = passes(candidate.plan(clock, seats), values, stage)
@@ -339,18 +359,18 @@ def recommend(
                 words=all_words(plan, clock, seats, face_up, names),
             )
 
-    report(95, "fresh deals", best)
+    report(95, Stage("fresh deals", 1, 2), best)
     winner = leader.plan(clock, seats)
     n = schedule.final_games
     fresh = draw_values(seats, n, _seed_for(seed, _FRESH))
-    won = passes(winner, fresh, "fresh deals")
-    report(96, "fresh deals: baseline", best)
-    base_won = passes(baseline, fresh, "fresh deals: baseline")
+    won = passes(winner, fresh, Stage("fresh deals", 1, 2))
+    report(96, Stage("fresh deals", 2, 2), best)
+    base_won = passes(baseline, fresh, Stage("fresh deals", 2, 2))
     if won < base_won:
         # Rare (the race compares with the baseline on many deals) but possible by chance:
         # never recommend something that did worse than the fixed plan on the honest test.
         winner, won = baseline, base_won
-    report(98, "odds", best)
+    report(98, Stage("odds"), best)
     odds = _odds(clock, seats, seed, odds_samples, report, best) if compute_odds else None
     result = HintResult(
         plan=winner,
@@ -362,7 +382,7 @@ def recommend(
         words=all_words(winner, clock, seats, face_up, names),
         partial=False,
     )
-    report(100, f"done in {time.monotonic() - started:.1f} s", result)
+    report(100, Stage("done"), result)
     return result
 
 
@@ -380,7 +400,8 @@ def _odds(
 
     def forward(percent: int, stage: str) -> None:
         # The odds are the last few percent of the job.
-        report(98 + min(1, percent // 50), f"odds: {stage}", best)
+        del stage  # the odds' own step, in English: the search's stage is enough
+        report(98 + min(1, percent // 50), Stage("odds"), best)
 
     try:
         return float(odds(clock, seats, samples=samples, seed=seed, progress=forward).odds)
@@ -388,4 +409,4 @@ def _odds(
         return None
 
 
-__all__ = ["HintResult", "recommend", "baseline_plan", "h_plan"]
+__all__ = ["STAGES", "HintResult", "Stage", "recommend", "baseline_plan", "h_plan"]

@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 
 from campaigns import services as campaign_services
 from campaigns.models import Group
-from solver import services
+from solver import jobs
 from solver.models import HintRequest
 
 pytestmark = [pytest.mark.e2e, pytest.mark.integration]
@@ -26,7 +26,7 @@ def table(celery_worker: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) ->
     """Alice's group of three; a solver slow enough to watch its progress."""
     settings.HINT_EFFORT = 2.0  # several seconds: the progress bar is seen moving
     settings.HINT_ODDS_SAMPLES = 300
-    monkeypatch.setattr(services, "PROGRESS_EVERY", 0.2)
+    monkeypatch.setattr(jobs, "PROGRESS_EVERY", 0.2)
     alice = User.objects.create_user("alice", password="password")
     yield campaign_services.create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
 

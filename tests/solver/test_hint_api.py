@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from campaigns import services as campaign_services
 from campaigns.models import Group, Membership
-from solver import services
+from solver import jobs, services
 from solver.models import HintRequest
 
 pytestmark = pytest.mark.django_db
@@ -20,13 +20,12 @@ COLOURS = "SSM/MMS/SMM/SSM"
 
 
 @pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    ids: list[int] = []
-    monkeypatch.setattr(
-        "solver.tasks.run_hint.apply_async", lambda args, **kwargs: ids.append(args[0])
-    )
+def sent(sent: list[int], monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Ids handed to the 'broker' (tests/solver/conftest.py). The test's transaction never
+    commits, so on_commit callbacks run at once here (the order of events is tested in
+    test_services.py)."""
     monkeypatch.setattr("solver.services.transaction.on_commit", lambda func, **kw: func())
-    return ids
+    return sent
 
 
 @pytest.fixture
@@ -168,8 +167,10 @@ def test_status_progress_and_result(
 ) -> None:
     client = api(alice)
     hint_id = ask(client).json()["id"]
-    services.claim(hint_id, "task-1")
-    HintRequest.objects.filter(pk=hint_id).update(progress=37, stage="round 1 of 4")
+    jobs.claim(hint_id, "task-1")
+    HintRequest.objects.filter(pk=hint_id).update(
+        progress=37, stage="racing", stage_round=1, stage_of=4
+    )
     body = client.get(f"/api/hints/{hint_id}/").json()
     assert (body["status"], body["progress"]) == ("running", 37)
     assert body["stage"] == "Racing plans, round 1 of 4"

@@ -16,10 +16,12 @@ from campaigns import services as campaign_services
 from campaigns.models import Group, Membership
 from rules.catalogue import get_clock
 from rules.seats import parse_colours
-from solver import services
+from solver import jobs, services
 from solver.core.plans import baseline_plan
 from solver.core.search import HintResult
+from solver.inputs import parse_input
 from solver.models import HintRequest
+from solver.results import result_json
 
 pytestmark = pytest.mark.django_db
 Status = HintRequest.Status
@@ -27,15 +29,12 @@ COLOURS = "SSM/MMS/SMM/SSM"
 
 
 @pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Ids handed to the 'broker'. The test's transaction never commits, so on_commit
-    callbacks run at once here (the order of events is tested in test_hint_services)."""
-    ids: list[int] = []
-    monkeypatch.setattr(
-        "solver.tasks.run_hint.apply_async", lambda args, **kwargs: ids.append(args[0])
-    )
+def sent(sent: list[int], monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Ids handed to the 'broker' (tests/solver/conftest.py). The test's transaction never
+    commits, so on_commit callbacks run at once here (the order of events is tested in
+    test_services.py)."""
     monkeypatch.setattr("solver.services.transaction.on_commit", lambda func, **kw: func())
-    return ids
+    return sent
 
 
 @pytest.fixture
@@ -46,7 +45,7 @@ def group(alice: User, bob: User) -> Group:
 
 
 def make_hint(user: User, group: Group | None = None, face_up: int = 4) -> HintRequest:
-    hint_input = services.parse_input("1-1", COLOURS, face_up)
+    hint_input = parse_input("1-1", COLOURS, face_up)
     hint, _ = services.request_hint(user, hint_input, group=group)
     return hint
 
@@ -66,7 +65,7 @@ def finish(hint: HintRequest) -> HintRequest:
     HintRequest.objects.filter(pk=hint.pk).update(
         status=Status.DONE,
         progress=100,
-        result=services.result_json(result, "en"),
+        result=result_json(result, "en"),
         finished_at=timezone.now(),
     )
     hint.refresh_from_db()
@@ -220,8 +219,10 @@ def test_a_running_hint_shows_a_progress_bar_that_polls(
     login: Callable[[User], Client], alice: User, sent: list[int]
 ) -> None:
     hint = make_hint(alice)
-    services.claim(hint.pk, "task-1")
-    HintRequest.objects.filter(pk=hint.pk).update(progress=42, stage="round 2 of 4")
+    jobs.claim(hint.pk, "task-1")
+    HintRequest.objects.filter(pk=hint.pk).update(
+        progress=42, stage="racing", stage_round=2, stage_of=4
+    )
     html = login(alice).get(f"/hints/{hint.pk}/").content.decode()
     assert 'aria-valuenow="42"' in html
     assert 'hx-trigger="every 1s"' in html
@@ -303,7 +304,7 @@ def test_a_failed_hint_offers_a_retry(
     login: Callable[[User], Client], alice: User, sent: list[int]
 ) -> None:
     hint = make_hint(alice)
-    services.fail(hint.pk, HintRequest.Failure.WORKER_LOST, "lost")
+    jobs.fail(hint.pk, HintRequest.Failure.WORKER_LOST, "lost")
     client = login(alice)
     html = client.get(f"/hints/{hint.pk}/").content.decode()
     assert "The solver stopped while it was working on this hint." in html

@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import suppress
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,9 @@ from django.db import connection
 from django.test import Client
 
 from config.celery import app as celery_app
-from solver import services
+from solver import jobs, services
+from solver.core.search import Stage
+from solver.inputs import parse_input
 from solver.models import HintRequest
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -74,18 +77,18 @@ def test_a_hint_finishes_end_to_end_with_progress_rising_to_100(
 ) -> None:
     # Every progress report is written, and each pauses the job a little, so a poller sees
     # the rows between 0 and 100 even when the (real) search is quick on a fast machine.
-    monkeypatch.setattr(services, "PROGRESS_EVERY", 0.0)
-    real_recommend = services.recommend
+    monkeypatch.setattr(jobs, "PROGRESS_EVERY", 0.0)
+    real_recommend = jobs.recommend
 
     def recommend_paced(*args: Any, progress: Any = None, **kwargs: Any) -> Any:
-        def report(percent: int, stage: str, so_far: Any) -> None:
+        def report(percent: int, stage: Stage, so_far: Any) -> None:
             progress(percent, stage, so_far)
             time.sleep(0.05)
 
         kwargs["progress"] = report
         return real_recommend(*args, **kwargs)
 
-    monkeypatch.setattr(services, "recommend", recommend_paced)
+    monkeypatch.setattr(jobs, "recommend", recommend_paced)
     client = login(alice)
     hint = ask(client)
     seen: list[int] = []
@@ -151,14 +154,16 @@ def test_a_redelivered_message_finishes_a_job_whose_run_was_lost(
     """The task body twice for one id, as after a worker died mid-job: the dead run had
     claimed the row and written progress; the redelivered message takes over and finishes;
     a duplicate message (another task id) does nothing."""
-    hint_input = services.parse_input("1-1", COLOURS, 3)
+    hint_input = parse_input("1-1", COLOURS, 3)
     hint, _ = services.request_hint(alice, hint_input)
-    assert services.claim(hint.pk, "message-1") == 1
-    HintRequest.objects.filter(pk=hint.pk).update(progress=40, stage="round 2 of 4")
-    services.run(hint.pk, "message-2")  # a duplicate: the row is not queued
+    assert jobs.claim(hint.pk, "message-1") == 1
+    HintRequest.objects.filter(pk=hint.pk).update(
+        progress=40, stage="racing", stage_round=2, stage_of=4
+    )
+    jobs.run(hint.pk, "message-2")  # a duplicate: the row is not queued
     hint.refresh_from_db()
     assert (hint.status, hint.runs) == (Status.RUNNING, 1)
-    services.run(hint.pk, "message-1", redelivered=True)
+    jobs.run(hint.pk, "message-1", redelivered=True)
     hint.refresh_from_db()
     assert (hint.status, hint.runs, hint.progress) == (Status.DONE, 2, 100)
 
@@ -306,9 +311,9 @@ def test_a_job_whose_whole_worker_was_killed_is_reaped_and_finished_by_another(
     os.killpg(first.pid, signal.SIGKILL)
     first.wait()
     spawn_worker()
-    monkeypatch.setattr(services, "stale_after", lambda: services.timedelta(seconds=2))
+    monkeypatch.setattr(jobs, "stale_after", lambda: timedelta(seconds=2))
     time.sleep(3)
-    assert services.reap_stale() == (1, 0)
+    assert jobs.reap_stale() == (1, 0)
     assert wait_for(lambda: finished(hint), timeout=240)
     assert hint.status == Status.DONE, (hint.failure, hint.error)
     assert hint.runs == 2
@@ -358,11 +363,11 @@ def test_broker_down_saves_the_hint_and_runs_it_once_the_broker_is_back(
     # The rest of the app keeps working.
     assert client.get("/hints/").status_code == 200
     assert client.get("/").status_code == 200
-    assert services.resend_queued() == 0  # still down: nothing sent, nothing lost
+    assert jobs.resend_queued() == 0  # still down: nothing sent, nothing lost
     # The broker comes back; the periodic resender sends the row; a worker runs it.
     own_redis.start()
-    HintRequest.objects.filter(pk=hint.pk).update(queued_at=hint.queued_at - services.RESEND_AFTER)
-    assert services.resend_queued() == 1
+    HintRequest.objects.filter(pk=hint.pk).update(queued_at=hint.queued_at - jobs.RESEND_AFTER)
+    assert jobs.resend_queued() == 1
     with start_worker(
         celery_app, pool="solo", concurrency=1, perform_ping_check=False, loglevel="WARNING"
     ):

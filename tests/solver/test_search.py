@@ -7,7 +7,7 @@ import pytest
 from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.seats import parse_colours
-from solver.core.search import HintResult, recommend
+from solver.core.search import STAGES, HintResult, Stage, recommend
 
 CLOCK = Clock("2-1", 2, 1)
 THREE = parse_colours("SSMM/SMSM/MMSS")
@@ -37,7 +37,7 @@ def test_the_hint_object_has_the_public_keys_and_words_per_language() -> None:
 
 
 def test_progress_is_reported_from_0_to_100_with_a_best_result_on_the_way() -> None:
-    calls: list[tuple[int, str, HintResult | None]] = []
+    calls: list[tuple[int, Stage, HintResult | None]] = []
     recommend(
         CLOCK, THREE, 3, effort=QUICK, compute_odds=False, progress=lambda *a: calls.append(a)
     )
@@ -48,6 +48,26 @@ def test_progress_is_reported_from_0_to_100_with_a_best_result_on_the_way() -> N
     assert partial, "a best-so-far result is offered before the end"
     final = calls[-1][2]
     assert final is not None and not final.partial
+
+
+def test_progress_names_each_stage_in_order_with_its_rounds() -> None:
+    stages: list[Stage] = []
+    recommend(
+        CLOCK,
+        THREE,
+        3,
+        effort=QUICK,
+        compute_odds=False,
+        progress=lambda percent, stage, best: stages.append(stage),
+    )
+    names = list(dict.fromkeys(stage.stage for stage in stages))
+    assert names == list(STAGES)
+    racing = [stage for stage in stages if stage.stage == "racing"]
+    rounds = racing[0].of
+    assert rounds > 1
+    assert sorted({stage.round for stage in racing}) == list(range(1, rounds + 1))
+    assert {stage.of for stage in racing} == {rounds}
+    assert stages[-1].to_json() == {"stage": "done", "round": 0, "of": 0}
 
 
 def test_an_untranscribed_clock_is_refused_unless_base_rules_are_asked_for() -> None:

@@ -8,11 +8,12 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.kinds.base import RULE_KINDS, Resolution, Rule, Segment, register
 from rules.layout import Move
 from rules.seats import parse_colours
-from solver.core.agents import View, rank_moves
+from solver.core.agents import View, compiled_engine_models, rank_moves
 from solver.core.plans import baseline_plan, h_plan
 from solver.core.simulate import deal_of, draw_values, play_reference, simulate, wilson
 
@@ -127,3 +128,11 @@ def test_a_rule_kind_unknown_to_the_compiled_engine_is_played_by_the_reference(
     assert auto.pass_rate < free.pass_rate  # the rule is really checked at resolution
     with pytest.raises(ValueError, match="compiled engine"):
         simulate(no_twelve_clock, THREE, plan, 3, games=60, seed=2, engine="compiled")
+
+
+def test_the_compiled_engine_declines_a_clock_with_a_rule_kind_it_does_not_model(
+    no_twelve_clock: Clock,
+) -> None:
+    assert compiled_engine_models(CLOCK)
+    assert compiled_engine_models(get_clock("1-1"))  # special rules of kinds it knows
+    assert not compiled_engine_models(no_twelve_clock)

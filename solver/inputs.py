@@ -1,0 +1,124 @@
+"""What a hint asks: the clock, the colours on the table and the face-up budget, checked
+field by field (``parse_input``), and the start values a group's form offers."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from campaigns.models import Group
+from campaigns.services import campaign_state, clock_for_group
+from config.i18n import current_lang
+from rules.catalogue import get_clock
+from rules.clock import Clock
+from rules.errors import RulesError
+from rules.seats import Seats, most_face_up, parse_colours
+from solver.errors import HintError
+
+
+@dataclass(frozen=True)
+class HintInput:
+    clock: Clock  # as asked: the catalogue's, the group's transcription, or a definition
+    seats: Seats
+    face_up: int
+    base_rules: bool = False
+
+    def input_hash(self, effort: float, seed: int, odds_samples: int | None = None) -> str:
+        """Same hash ⇔ same job: the full clock definition (so a new transcription is a
+        new input), the colours in canonical form, the budget, and the solver settings."""
+        key = {
+            "clock": self.clock.to_json(),
+            "base_rules": self.base_rules,
+            "colours": self.seats.format(),
+            "face_up": self.face_up,
+            "effort": effort,
+            "seed": seed,
+            "odds_samples": odds_samples,
+        }
+        blob = json.dumps(key, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def parse_input(
+    clock: object,
+    colours: object,
+    face_up: object,
+    base_rules: bool = False,
+    group: Group | None = None,
+) -> HintInput:
+    """Check a request field by field; HintError names the first bad field.
+
+    ``clock`` is a catalogue id (the group's own transcription when it has one) or a clock
+    definition object. ``face_up`` may be None: the player count.
+    """
+    parsed_clock = _parse_clock(clock, group)
+    if not parsed_clock.transcribed and not base_rules:
+        raise HintError(
+            _(
+                "Clock %(clock)s is not transcribed yet, so its special rules are unknown. "
+                "Transcribe it from your box first, or ask for a hint under the base rules only."
+            )
+            % {"clock": parsed_clock.id},
+            "clock",
+        )
+    if not isinstance(colours, str):
+        raise HintError(_("Give the colours as text, like SSMM/MMSS/SMSM."), "colours")
+    try:
+        seats = parse_colours(colours)
+    except RulesError as error:
+        raise HintError(
+            _("These colours are not a table: %(reason)s") % {"reason": _reason(error)},
+            "colours",
+        ) from None
+    if face_up is None or face_up == "":
+        budget = seats.players
+    else:
+        try:
+            budget = int(str(face_up))
+        except ValueError:
+            raise HintError(_("The face-up budget is a whole number."), "face_up") from None
+    if not 0 <= budget <= seats.most_face_up:
+        raise HintError(
+            _("With %(players)s players the face-up budget is 0 to %(most)s.")
+            % {"players": seats.players, "most": seats.most_face_up},
+            "face_up",
+        )
+    return HintInput(parsed_clock, seats, budget, bool(base_rules))
+
+
+def _reason(error: RulesError) -> str:
+    """The rules engine's sentence in the active language (it words its own errors)."""
+    return error.in_language(current_lang())
+
+
+def _parse_clock(clock: object, group: Group | None) -> Clock:
+    if isinstance(clock, str):
+        try:
+            clock_id = get_clock(clock).id
+        except RulesError:
+            raise HintError(
+                _("Unknown clock %(clock)s: clocks are 1-1 … 10-4 and rebirth.")
+                % {"clock": clock[:20]},
+                "clock",
+            ) from None
+        if group is not None:
+            return clock_for_group(group, clock_id)[0]
+        return get_clock(clock_id)
+    if isinstance(clock, dict):
+        try:
+            return Clock.from_json(clock)
+        except RulesError as error:
+            raise HintError(
+                _("This is not a clock definition: %(reason)s") % {"reason": _reason(error)},
+                "clock",
+            ) from None
+    raise HintError(_("Give a clock id like 1-1, or a clock definition."), "clock")
+
+
+def group_defaults(group: Group, players: int) -> tuple[str | None, int]:
+    """The group's next clock and its face-up budget (players + flipped Bonus tokens)."""
+    state = campaign_state(group.current_campaign())
+    return state.next_clock, min(state.face_up(players), most_face_up(players))

@@ -1,0 +1,68 @@
+"""Shared by the hint tests that need no worker: a broker that only records what it was
+sent, a way to ask for a hint, and a solver result to store without running the solver."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from rules.catalogue import get_clock
+from rules.seats import parse_colours
+from solver import services
+from solver.core.plans import baseline_plan
+from solver.core.search import HintResult
+from solver.inputs import parse_input
+from solver.jobs import RUN_HINT
+from solver.models import HintRequest
+
+
+def a_result(partial: bool = False, rate: float = 0.6) -> HintResult:
+    clock, seats = get_clock("1-1"), parse_colours("SSM/MMS/SMM/SSM")
+    return HintResult(
+        plan=baseline_plan(clock, seats, 4),
+        pass_rate=rate,
+        interval=(rate - 0.05, rate + 0.05),
+        baseline_rate=0.4,
+        odds=0.9,
+        games=1000,
+        words={"en": "Aim high.", "nl": "Mik hoog.", "ja": "高く。"},
+        partial=partial,
+    )
+
+
+@pytest.fixture
+def fake_result() -> Callable[..., HintResult]:
+    """fake_result(partial=False, rate=0.6): a solver result for 1-1 with four players."""
+    return a_result
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Jobs 'sent' to the broker (no broker involved): the ids, in order."""
+    ids: list[int] = []
+
+    def send_task(name: str, args: tuple[int], **kwargs: Any) -> None:
+        assert name == RUN_HINT
+        ids.append(args[0])
+
+    monkeypatch.setattr("solver.jobs.app.send_task", send_task)
+    return ids
+
+
+@pytest.fixture
+def ask(
+    sent: list[int], django_capture_on_commit_callbacks: Any
+) -> Callable[..., tuple[HintRequest, bool]]:
+    """ask(user, clock="1-1", colours=..., face_up=None) → (row, created), after commit."""
+
+    def _ask(
+        user: User, clock: Any = "1-1", colours: str = "SSM/MMS/SMM/SSM", face_up: Any = None
+    ) -> tuple[HintRequest, bool]:
+        with django_capture_on_commit_callbacks(execute=True):
+            hint_input = parse_input(clock, colours, face_up)
+            return services.request_hint(user, hint_input, lang="nl")
+
+    return _ask
