@@ -2,7 +2,7 @@
 
 This is a line-for-line translation of :func:`solver.core.agents.rank_candidates` (first
 choice only) plus the game loop and the resolution of the clock kinds listed in
-``agents.KNOWN_KINDS``. ``tests/solver/test_sim_engines.py`` plays both engines on the same
+``agents.KNOWN_KINDS``. ``tests/solver/test_agents_fast.py`` plays both engines on the same
 deals and demands the same moves and outcomes, so change the two together.
 
 Cards are encoded as ``colour * 12 + value - 1`` (Sun = 0, Moon = 1); positions are reading

@@ -1,6 +1,6 @@
 """The hint pages: ask, watch (htmx polling and the JS-free refresh), read, what if, cancel,
 retry, my hints — with permission and wrong-method tests. The broker is replaced by a
-list of sent ids; the solver core is not run here (see test_hint_worker.py)."""
+list of sent ids; the solver core is not run here (see test_tasks_on_a_worker.py)."""
 
 from __future__ import annotations
 
