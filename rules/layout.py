@@ -170,9 +170,6 @@ class Layout:
     def cards_at(self, segment: int) -> tuple[Card, ...]:
         return self.segments[segment - 1]
 
-    def sum_at(self, segment: int) -> int:
-        return self.sums[segment - 1]
-
     def _mark(self, card: Card) -> str:
         return f"{card}*" if card in self.face_up else str(card)
 

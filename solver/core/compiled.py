@@ -91,10 +91,6 @@ class CompiledClock:
     def uses_seats(self) -> bool:
         return bool(self.kinds & SEAT_KINDS)
 
-    def reading_position(self, segment: int) -> int:
-        """The reading position (0..5) of printed segment ``segment`` (1..6)."""
-        return int(np.flatnonzero(self.positions[SEGMENT] == segment)[0])
-
 
 def clock_json(clock: Clock | Mapping[str, Any]) -> Mapping[str, Any]:
     """The public JSON form of ``clock`` (a rules Clock or an already-decoded definition)."""
