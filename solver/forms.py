@@ -5,7 +5,7 @@ JavaScript), or the same in the colour notation, and the face-up budget."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -100,16 +100,16 @@ class HintForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.group = group
         self.hint_input: HintInput | None = None
-        self.fields["clock"].choices = clock_choices(group)  # type: ignore[attr-defined]
+        cast(forms.ChoiceField, self.fields["clock"]).choices = clock_choices(group)
         players = self._players()
         slots = [key for seat in seat_slots(players) for key in seat["hand"] + seat["extra"]]
-        self.fields["moon"].choices = [(key, key) for key in slots]  # type: ignore[attr-defined]
+        cast(forms.ChoiceField, self.fields["moon"]).choices = [(key, key) for key in slots]
 
     def _players(self) -> int:
         raw = self.data.get("players") if self.is_bound else self.initial.get("players")
         try:
-            players = int(raw)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
+            players = int(str(raw))
+        except ValueError:
             return 3
         return players if players in SEAT_SIZES else 3
 
@@ -161,7 +161,7 @@ class WhatIfForm(forms.Form):
                 max_value=100,
                 initial=initial,
             )
-        self.fields["opener"].choices = [  # type: ignore[attr-defined]
+        cast(forms.ChoiceField, self.fields["opener"]).choices = [
             (seat, _("Seat %(n)s") % {"n": seat}) for seat in range(1, players + 1)
         ]
 
