@@ -30,7 +30,16 @@ from rest_framework.response import Response
 
 from campaigns import exports, services
 from campaigns.access import get_group_for_user
-from campaigns.models import NAME_LENGTH, Attempt, Campaign, Group, Membership, Player, Session
+from campaigns.models import (
+    NAME_LENGTH,
+    NOTES_LENGTH,
+    Attempt,
+    Campaign,
+    Group,
+    Membership,
+    Player,
+    Session,
+)
 from campaigns.services import CampaignError
 from campaigns.stats import statistics
 from config.http import AuthenticatedRequest, api_view
@@ -38,6 +47,7 @@ from config.i18n import current_lang
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.clock import Clock
 from rules.errors import RulesError
+from rules.game import BONUS_TOKENS, PLAYER_COUNTS
 from rules.inputs import check_layout, clock_from_value
 
 FIELD_ERRORS = OpenApiResponse(
@@ -93,7 +103,9 @@ class ProgressOut(serializers.Serializer):
     kind = serializers.CharField()
     chapter = serializers.IntegerField()
     clock = serializers.CharField(allow_null=True, help_text="The clock the group plays next.")
-    bonus_tokens = serializers.IntegerField(help_text="Bonus tokens flipped face up (0–3).")
+    bonus_tokens = serializers.IntegerField(
+        help_text=f"Bonus tokens flipped face up (0–{BONUS_TOKENS})."
+    )
     passed = serializers.ListField(child=serializers.CharField())
     sleeve = serializers.ListField(child=serializers.CharField())
     attempted = serializers.IntegerField(help_text="Numbered clocks attempted (0–40).")
@@ -105,11 +117,13 @@ class ProgressOut(serializers.Serializer):
 class AttemptIn(serializers.Serializer):
     clock = serializers.CharField(max_length=20)
     outcome = serializers.ChoiceField(choices=Attempt.Outcome.choices)
-    players = serializers.IntegerField(min_value=2, max_value=4)
+    players = serializers.IntegerField(min_value=PLAYER_COUNTS[0], max_value=PLAYER_COUNTS[-1])
     layout = serializers.CharField(max_length=400, required=False, allow_blank=True, default="")
     opener = serializers.CharField(max_length=NAME_LENGTH, required=False, allow_blank=True)
     duration_min = serializers.IntegerField(min_value=0, max_value=24 * 60, required=False)
-    notes = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+    notes = serializers.CharField(
+        max_length=NOTES_LENGTH, required=False, allow_blank=True, default=""
+    )
     session = serializers.IntegerField(required=False)
     request_key = serializers.CharField(max_length=64, required=False, allow_blank=True)
 
@@ -199,7 +213,9 @@ class SessionIn(serializers.Serializer):
     players = serializers.ListField(
         child=serializers.CharField(max_length=NAME_LENGTH), default=list
     )
-    notes = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+    notes = serializers.CharField(
+        max_length=NOTES_LENGTH, required=False, allow_blank=True, default=""
+    )
 
 
 class SessionOut(serializers.ModelSerializer):

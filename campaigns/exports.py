@@ -24,8 +24,9 @@ from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
 
 from campaigns import services
-from campaigns.models import Attempt, Campaign, Event, Group, Session, whole_minutes
+from campaigns.models import Attempt, Event, Group, Session, whole_minutes
 from campaigns.services import CampaignError
+from rules.errors import RulesError
 
 FORMAT = "timekeeper-history"
 VERSION = 1
@@ -114,17 +115,15 @@ def import_history(user: User, data: Any) -> Group:
             _require(bool(data["campaigns"]), _("The history has no campaign."))
             for raw in data["campaigns"]:
                 _import_campaign(group, user, raw, players)
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        if isinstance(error, CampaignError):
-            raise
+    except RulesError as error:  # a transcription the rules engine refuses: say why
+        raise CampaignError(services.error_text(error), "history") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         raise CampaignError(_("The history is incomplete or malformed."), "history") from None
     return group
 
 
 def _import_campaign(group: Group, user: User, raw: dict[str, Any], players: dict) -> None:
-    _require(raw.get("kind") in Campaign.Kind.values, _("A campaign has an unknown kind."))
-    passed = [services.known_clock(c) for c in raw.get("passed_at_start", [])]
-    campaign = services._create_campaign(group, raw["kind"], 1, passed)
+    campaign = services.restore_campaign(group, raw.get("kind"), raw.get("passed_at_start", []))
     sessions = []
     for item in raw["sessions"]:
         day = parse_date(item["date"])

@@ -10,10 +10,11 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from campaigns.models import NAME_LENGTH, Campaign, Group, Membership, Player
+from campaigns.models import NAME_LENGTH, NOTES_LENGTH, Campaign, Group, Membership, Player
 from campaigns.services import CampaignError, error_text
 from rules.catalogue import CLOCK_IDS
 from rules.errors import RulesError
+from rules.game import PLAYER_COUNTS
 
 MAX_PLAYERS_LISTED = 12
 # The example in the layout field: a whole layout of 12 cards that passes clock 1-1, so a
@@ -57,7 +58,7 @@ class AttemptForm(forms.Form):
     request_key = forms.CharField(widget=forms.HiddenInput, max_length=64, required=False)
     players = forms.TypedChoiceField(
         label=_("Players at the table"),
-        choices=[(2, "2"), (3, "3"), (4, "4")],
+        choices=[(n, str(n)) for n in PLAYER_COUNTS],
         coerce=int,
         widget=forms.RadioSelect,
     )
@@ -75,7 +76,10 @@ class AttemptForm(forms.Form):
         label=_("Minutes"), min_value=0, max_value=24 * 60, required=False
     )
     notes = forms.CharField(
-        label=_("Notes"), required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+        label=_("Notes"),
+        required=False,
+        max_length=NOTES_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
 
     def __init__(self, *args: Any, group: Group, **kwargs: Any) -> None:
@@ -118,7 +122,10 @@ class SessionForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
     notes = forms.CharField(
-        label=_("Notes"), required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+        label=_("Notes"),
+        required=False,
+        max_length=NOTES_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
 
     def __init__(self, *args: Any, group: Group, **kwargs: Any) -> None:

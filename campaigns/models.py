@@ -18,7 +18,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-MAX_BONUS_TOKENS = 3
+from rules.game import BONUS_TOKENS, PLAYER_COUNTS
+
 NAME_LENGTH = 80
 # What a person may type as the notes of a session or an attempt (forms, API, services).
 NOTES_LENGTH = 2000
@@ -51,18 +52,24 @@ class Group(models.Model):
         return self.name
 
     def current_campaign(self) -> Campaign:
-        """The campaign being played (the newest); every group has one from creation."""
-        campaign = self.campaigns.order_by("-id").first()
-        if campaign is None:  # only for groups made outside services.create_group
-            campaign = Campaign.objects.create(group=self)
-        return campaign
+        """The campaign being played: the newest. Every group has one from its creation on
+        (``services.create_group``; an imported history brings its own in the same
+        transaction), so a group without one is a bug: Campaign.DoesNotExist."""
+        return self.campaigns.latest("id")
+
+
+# The choices of fields that a CheckConstraint also guards are defined at module level: a
+# model's Meta cannot see names defined in the model's own body.
+
+
+class MembershipRole(models.TextChoices):
+    OWNER = "owner", _("owner")
+    MEMBER = "member", _("member")
+    VIEWER = "viewer", _("viewer")
 
 
 class Membership(models.Model):
-    class Role(models.TextChoices):
-        OWNER = "owner", _("owner")
-        MEMBER = "member", _("member")
-        VIEWER = "viewer", _("viewer")
+    Role = MembershipRole
 
     group = models.ForeignKey(Group, models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="memberships")
@@ -72,7 +79,7 @@ class Membership(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["group", "user"], name="membership_one_per_user"),
             models.CheckConstraint(
-                condition=Q(role__in=["owner", "member", "viewer"]), name="membership_role_valid"
+                condition=Q(role__in=MembershipRole.values), name="membership_role_valid"
             ),
         ]
 
@@ -104,13 +111,16 @@ class Player(models.Model):
         return self.name
 
 
+class CampaignKind(models.TextChoices):
+    NORMAL = "normal", _("normal")
+    REBIRTH = "rebirth", _("Rebirth")
+
+
 class Campaign(models.Model):
     """One play-through of the clocks. ``bonus_tokens`` is the number flipped face up now;
     ``stack_top`` the clocks put back on top of the stack from the Sleeve, first played first."""
 
-    class Kind(models.TextChoices):
-        NORMAL = "normal", _("normal")
-        REBIRTH = "rebirth", _("Rebirth")
+    Kind = CampaignKind
 
     group = models.ForeignKey(Group, models.CASCADE, related_name="campaigns")
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.NORMAL)
@@ -123,11 +133,11 @@ class Campaign(models.Model):
         ordering = ["id"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(bonus_tokens__gte=0) & Q(bonus_tokens__lte=MAX_BONUS_TOKENS),
+                condition=Q(bonus_tokens__gte=0) & Q(bonus_tokens__lte=BONUS_TOKENS),
                 name="campaign_bonus_tokens_0_to_3",
             ),
             models.CheckConstraint(
-                condition=Q(kind__in=["normal", "rebirth"]), name="campaign_kind_valid"
+                condition=Q(kind__in=CampaignKind.values), name="campaign_kind_valid"
             ),
         ]
 
@@ -135,13 +145,16 @@ class Campaign(models.Model):
         return f"{self.group} #{self.pk}"
 
 
+class ProgressStatus(models.TextChoices):
+    UPCOMING = "upcoming", _("upcoming")
+    PASSED = "passed", _("passed")
+    SLEEVE = "sleeve", _("in the Sleeve of Regrets")
+
+
 class ClockProgress(models.Model):
     """Where one clock stands in one campaign; created for every clock with the campaign."""
 
-    class Status(models.TextChoices):
-        UPCOMING = "upcoming", _("upcoming")
-        PASSED = "passed", _("passed")
-        SLEEVE = "sleeve", _("in the Sleeve of Regrets")
+    Status = ProgressStatus
 
     campaign = models.ForeignKey(Campaign, models.CASCADE, related_name="progress")
     clock_id = models.CharField(max_length=8)
@@ -162,7 +175,7 @@ class ClockProgress(models.Model):
                 condition=Q(failures__lte=F("attempts")), name="progress_failures_le_attempts"
             ),
             models.CheckConstraint(
-                condition=Q(status__in=["upcoming", "passed", "sleeve"]),
+                condition=Q(status__in=ProgressStatus.values),
                 name="progress_status_valid",
             ),
         ]
@@ -205,7 +218,6 @@ class Event(models.Model):
         FAILED = "failed", _("failed")
         SKIPPED = "skipped", _("skipped")
         RETRIEVED = "retrieved", _("put back on the stack")
-        MARKED_PASSED = "marked", _("marked passed")
 
     campaign = models.ForeignKey(Campaign, models.CASCADE, related_name="events")
     kind = models.CharField(max_length=10, choices=Kind.choices)
@@ -233,12 +245,15 @@ class Event(models.Model):
         ]
 
 
+class AttemptOutcome(models.TextChoices):
+    PASSED = "passed", _("passed")
+    FAILED = "failed", _("failed")
+
+
 class Attempt(models.Model):
     """One attempt at a clock. ``face_up`` = ``players`` + ``bonus_tokens`` (flipped before)."""
 
-    class Outcome(models.TextChoices):
-        PASSED = "passed", _("passed")
-        FAILED = "failed", _("failed")
+    Outcome = AttemptOutcome
 
     campaign = models.ForeignKey(Campaign, models.CASCADE, related_name="attempts")
     session = models.ForeignKey(Session, models.CASCADE, related_name="attempts")
@@ -263,17 +278,18 @@ class Attempt(models.Model):
         ordering = ["id"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(players__gte=2) & Q(players__lte=4), name="attempt_players_2_to_4"
+                condition=Q(players__gte=PLAYER_COUNTS[0]) & Q(players__lte=PLAYER_COUNTS[-1]),
+                name="attempt_players_2_to_4",
             ),
             models.CheckConstraint(
-                condition=Q(bonus_tokens__lte=MAX_BONUS_TOKENS), name="attempt_bonus_tokens_le_3"
+                condition=Q(bonus_tokens__lte=BONUS_TOKENS), name="attempt_bonus_tokens_le_3"
             ),
             models.CheckConstraint(
                 condition=Q(face_up=F("players") + F("bonus_tokens")),
                 name="attempt_face_up_is_players_plus_tokens",
             ),
             models.CheckConstraint(
-                condition=Q(outcome__in=["passed", "failed"]), name="attempt_outcome_valid"
+                condition=Q(outcome__in=AttemptOutcome.values), name="attempt_outcome_valid"
             ),
         ]
         indexes = [

@@ -29,7 +29,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaigns.models import (
-    MAX_BONUS_TOKENS,
     NAME_LENGTH,
     NOTES_LENGTH,
     Attempt,
@@ -47,6 +46,7 @@ from config.i18n import current_lang
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.clock import REBIRTH, Clock
 from rules.errors import RulesError
+from rules.game import BONUS_TOKENS, PLAYER_COUNTS
 from rules.inputs import check_layout
 from rules.validate import Verdict
 
@@ -310,6 +310,17 @@ def new_campaign(
         return _create_campaign(group, kind, start_chapter, marked)
 
 
+def restore_campaign(group: Group, kind: object, passed: Sequence[object] = ()) -> Campaign:
+    """A campaign of an exported history, about to be replayed (``exports.import_history``):
+    of ``kind``, with ``passed`` marked passed before its first event. Unlike
+    ``new_campaign`` it does not ask whether Rebirth was unlocked: the history says the
+    table played it."""
+    if not isinstance(kind, str) or kind not in Campaign.Kind.values:
+        raise CampaignError(_("A campaign has an unknown kind."), "history")
+    marked = [known_clock(clock_id) for clock_id in passed]
+    return _create_campaign(group, kind, 1, marked)
+
+
 # --- sessions -----------------------------------------------------------------------------
 
 
@@ -525,7 +536,7 @@ def record_attempt(
     clock = known_clock(clock_id)
     if outcome not in Attempt.Outcome.values:
         raise CampaignError(_("The outcome is passed or failed."), "outcome")
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+    if isinstance(players, bool) or not isinstance(players, int) or players not in PLAYER_COUNTS:
         raise CampaignError(_("Take Time is played by 2 to 4 players."), "players")
     layout = (layout or "").strip()
     _check_notes(notes)
@@ -556,7 +567,7 @@ def record_attempt(
                 campaign.completed = timezone.now()
         else:
             row.failures += 1
-            campaign.bonus_tokens = min(MAX_BONUS_TOKENS, tokens + 1)
+            campaign.bonus_tokens = min(BONUS_TOKENS, tokens + 1)
         row.save(update_fields=["status", "attempts", "failures"])
         campaign.save(update_fields=["bonus_tokens", "stack_top", "completed"])
         event = _event(campaign, str(outcome), clock, before, user, request_key)

@@ -44,7 +44,6 @@ from campaigns.forms import (
     add_service_error,
 )
 from campaigns.models import (
-    MAX_BONUS_TOKENS,
     NAME_LENGTH,
     Attempt,
     Group,
@@ -58,6 +57,7 @@ from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
 from rules.clock import Clock
 from rules.errors import RulesError
+from rules.game import BONUS_TOKENS, PLAYER_COUNTS
 from rules.inputs import check_layout
 from rules.kinds import RULE_KINDS
 from rules.layout import parse_layout
@@ -168,7 +168,7 @@ def _board_context(
         clock, version = services.clock_for_group(group, next_clock)
         present = len(today.players.all()) if today else 0
         # Who is at the table tonight says the player count; else the last attempt's.
-        players = present if 2 <= present <= 4 else (recent[0].players if recent else 3)
+        players = present if present in PLAYER_COUNTS else (recent[0].players if recent else 3)
         if form is None:
             form = AttemptForm(group=group, initial={"clock": next_clock, "players": players})
         context.update(
@@ -179,7 +179,7 @@ def _board_context(
             row=state.by_id[next_clock],
             players=players,
             face_up=state.face_up(players),
-            face_up_by_players={n: state.face_up(n) for n in (2, 3, 4)},
+            face_up_by_players={n: state.face_up(n) for n in PLAYER_COUNTS},
         )
     context["form"] = form
     context["recent"] = recent
@@ -231,7 +231,7 @@ def record(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
                 )
                 if action == "passed":
                     message = _("Clock %(clock)s passed.")
-                elif attempt.bonus_tokens < MAX_BONUS_TOKENS:
+                elif attempt.bonus_tokens < BONUS_TOKENS:
                     message = _("Clock %(clock)s failed: one more Bonus token.")
                 else:  # the rules flip at most three; say so rather than promise a fourth
                     message = _(

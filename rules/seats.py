@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.errors import RulesError
+from rules.game import BONUS_TOKENS
 
 # Cards per seat: (hand, extra). With 2 players the "extra" is the set of 2 that joins the
 # hand once each player has placed two cards.
@@ -19,8 +20,8 @@ MAX_COLOURS_TEXT = 200
 
 def most_face_up(players: int) -> int:
     """The largest face-up budget a table of ``players`` can have: one card per player,
-    plus one for each of the 3 Bonus tokens a failed attempt may flip."""
-    return players + 3
+    plus one for each Bonus token a failed attempt may flip."""
+    return players + BONUS_TOKENS
 
 
 def _check_letters(text: str, field: str) -> None:

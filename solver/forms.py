@@ -9,17 +9,19 @@ from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from campaigns.models import ClockTranscription, Group
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.errors import RulesError
-from rules.seats import parse_colours
+from rules.game import PLAYER_COUNTS
+from rules.seats import SEAT_SIZES, most_face_up, parse_colours
 from solver.errors import HintError
 from solver.inputs import HintInput, parse_input
 
-PLAYER_CHOICES = [(2, _("2 players")), (3, _("3 players")), (4, _("4 players"))]
-# Cards per seat: (hand, set of 2). With 2 players each holds a set of 4 and a set of 2.
-SEAT_SIZES = {2: (4, 2), 3: (4, 0), 4: (3, 0)}
+PLAYER_CHOICES = [
+    (n, ngettext_lazy("%(n)d player", "%(n)d players", "n") % {"n": n}) for n in PLAYER_COUNTS
+]
 
 
 def seat_slots(players: int) -> list[dict[str, Any]]:
@@ -91,7 +93,9 @@ class HintForm(forms.Form):
             "with 2 players a set of 4 and a set of 2: SSMM+SM/SMMM+SS. Wins over the taps."
         ),
     )
-    face_up = forms.IntegerField(label=_("Face-up cards allowed"), min_value=0, max_value=7)
+    face_up = forms.IntegerField(
+        label=_("Face-up cards allowed"), min_value=0, max_value=most_face_up(PLAYER_COUNTS[-1])
+    )
     base_rules = forms.BooleanField(
         label=_("Use the base rules only (for a clock not transcribed yet)"), required=False
     )
@@ -111,7 +115,7 @@ class HintForm(forms.Form):
             players = int(str(raw))
         except ValueError:
             return 3
-        return players if players in SEAT_SIZES else 3
+        return players if players in PLAYER_COUNTS else 3
 
     def seats(self) -> list[dict[str, Any]]:
         """Seat slots with each slot's state, for the template."""

@@ -9,9 +9,12 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
+from django.contrib.auth.models import User
+from django.utils import translation
 
 from campaigns import exports, services
 from campaigns.models import Group, Session
+from campaigns.services import CampaignError
 
 pytestmark = pytest.mark.django_db
 Evening = Callable[[Group, list[str]], Session]
@@ -93,3 +96,33 @@ def test_the_bgstats_start_player_skips_attempts_without_an_opener(
     services.record_attempt(campaign, alice, "1-1", "passed", 3, session=session, opener=cleo)
     play = exports.bgstats_play(session)
     assert [p["name"] for p in play["players"] if p["startPlayer"]] == ["Cleo"]
+
+
+def test_an_imported_history_keeps_the_rules_engines_reason_for_a_bad_clock(
+    group: Group, alice: User
+) -> None:
+    rule = {"kind": "value_range", "segment": 2, "min": 1, "max": 10}
+    services.transcribe(group, "5-2", {"start": 1, "cap": 24, "rules": [rule]}, alice)
+    history = exports.export_history(group)
+    history["transcriptions"][0]["definition"]["rules"][0]["min"] = 20
+    with translation.override("ja"), pytest.raises(CampaignError) as error:
+        exports.import_history(alice, history)
+    assert error.value.field == "history"
+    assert error.value.message == "「min」（20）は「max」（10）より大きくできません。"
+    assert Group.objects.count() == 1
+
+
+def test_a_history_restores_a_rebirth_campaign_as_it_was_played(group: Group, alice: User) -> None:
+    history = exports.export_history(group)
+    history["campaigns"][0]["kind"] = "rebirth"
+    copy = exports.import_history(alice, history)
+    assert copy.current_campaign().kind == "rebirth"
+    assert copy.current_campaign().progress.filter(clock_id="rebirth").exists()
+
+
+def test_a_history_with_an_unknown_campaign_kind_is_refused(group: Group, alice: User) -> None:
+    history = exports.export_history(group)
+    history["campaigns"][0]["kind"] = "legendary"
+    with pytest.raises(CampaignError) as error:
+        exports.import_history(alice, history)
+    assert error.value.field == "history" and Group.objects.count() == 1

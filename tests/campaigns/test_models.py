@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from campaigns.models import Attempt, Campaign, ClockProgress
+from campaigns import services
+from campaigns.models import Attempt, Campaign, ClockProgress, Group, Membership
 
 Play = Callable[..., Attempt]
 
@@ -26,3 +28,21 @@ def test_the_database_refuses_a_wrong_face_up_count(campaign: Campaign, play: Pl
 def test_the_database_refuses_two_progress_rows_for_a_clock(campaign: Campaign) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         ClockProgress.objects.create(campaign=campaign, clock_id="1-1", position=99)
+
+
+def test_reading_the_current_campaign_creates_nothing(alice: User) -> None:
+    group = services.create_group(alice, "Fridays", first_campaign=False)
+    with pytest.raises(Campaign.DoesNotExist):
+        group.current_campaign()
+    assert not Campaign.objects.filter(group=group).exists()
+
+
+def test_the_current_campaign_is_the_newest(group: Group) -> None:
+    first = group.current_campaign()
+    newer = services.new_campaign(group, start_chapter=2)
+    assert group.current_campaign() == newer != first
+
+
+def test_the_database_refuses_an_unknown_role(group: Group, alice: User) -> None:
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Membership.objects.filter(group=group, user=alice).update(role="admin")

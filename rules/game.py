@@ -1,0 +1,14 @@
+"""Numbers the rulebook fixes for every game of Take Time.
+
+The Django apps (model constraints, forms, the API's serializers, the services) and the
+solver import them from here, so that a rule is written once.
+"""
+
+from __future__ import annotations
+
+# Take Time is played by 2, 3 or 4 players (rules.seats.SEAT_SIZES: the cards each seat holds).
+PLAYER_COUNTS = range(2, 5)
+
+# The Bonus tokens beside the clock: each failed attempt flips one face up (never more than
+# these), and each face-up token lets the table play one more card face up.
+BONUS_TOKENS = 3
