@@ -6,11 +6,16 @@ that the group exists), members who may see but not do get 403.
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.http import Http404, HttpRequest
+from django.utils.crypto import constant_time_compare
 
-from campaigns.models import Group, Membership
+from campaigns.models import Campaign, Event, Group, Membership
 
 
 def get_group_for_user(
@@ -37,3 +42,42 @@ def get_group_for_user(
     if (write and not membership.can_write) or (owner and not membership.is_owner):
         raise PermissionDenied
     return membership.group, membership
+
+
+def live_version(request: HttpRequest, group_id: int) -> str | None:
+    """The version of the group's board, ``"<campaign id>-<last event id>"``, for a signed-in
+    member; None for anyone else (the caller answers 404).
+
+    Phones poll this every few seconds, so it costs two queries: the session, then one query
+    that checks the membership, loads the user and reads both ids. It therefore does not
+    touch ``request.user`` (which would load the user in a query of its own) and checks the
+    session the way ``django.contrib.auth.get_user`` does: an active account whose session
+    hash still matches (a password change signs the phone out here too).
+    """
+    try:
+        user_id = int(request.session[SESSION_KEY])
+    except (KeyError, TypeError, ValueError):
+        return None
+    if request.session.get(BACKEND_SESSION_KEY) not in settings.AUTHENTICATION_BACKENDS:
+        return None
+    newest_campaign = Campaign.objects.filter(group_id=OuterRef("group_id")).order_by("-id")
+    # Only the newest campaign is ever changed, so the group's last event is its last event.
+    last_event = Event.objects.filter(campaign__group_id=OuterRef("group_id")).order_by("-id")
+    row = (
+        Membership.objects.filter(group_id=group_id, user_id=user_id, user__is_active=True)
+        .select_related("user")
+        .annotate(
+            campaign=Subquery(newest_campaign.values("id")[:1]),
+            event=Coalesce(Subquery(last_event.values("id")[:1]), 0),
+        )
+        .first()
+    )
+    if row is None or not _session_verified(request, row.user):
+        return None
+    return f"{row.campaign}-{row.event}"
+
+
+def _session_verified(request: HttpRequest, user: User) -> bool:
+    session_hash = request.session.get(HASH_SESSION_KEY) or ""
+    hashes = [user.get_session_auth_hash(), *user.get_session_auth_fallback_hash()]
+    return bool(session_hash) and any(constant_time_compare(session_hash, h) for h in hashes)

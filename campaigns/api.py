@@ -112,6 +112,34 @@ class ProgressOut(serializers.Serializer):
     attempts = serializers.IntegerField(help_text="Attempts recorded in the campaign.")
     completed = serializers.BooleanField()
     rebirth_unlocked = serializers.BooleanField()
+    version = serializers.IntegerField(
+        help_text="The id of the campaign's last event (an undo is one), 0 before any. Send it "
+        "back as `expected_event` so a change made from a stale view is refused (409)."
+    )
+
+
+class StaleOut(ProgressOut):
+    detail = serializers.CharField(help_text="What another phone changed meanwhile, and when.")
+
+
+STALE = {
+    409: OpenApiResponse(
+        StaleOut,
+        description="`expected_event` is stale: another change touched the same clock. "
+        "Nothing was recorded; the body is the current progress with `detail`.",
+    )
+}
+
+
+def _expected_event() -> serializers.IntegerField:
+    return serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**63 - 1,
+        help_text="The `version` your view of the campaign was drawn from (optional). If a "
+        "newer change touched the same clock, nothing is recorded and the answer is 409 with "
+        "the current progress.",
+    )
 
 
 class AttemptIn(serializers.Serializer):
@@ -126,6 +154,7 @@ class AttemptIn(serializers.Serializer):
     )
     session = serializers.IntegerField(required=False)
     request_key = serializers.CharField(max_length=64, required=False, allow_blank=True)
+    expected_event = _expected_event()
 
 
 class AttemptOut(serializers.ModelSerializer):
@@ -159,11 +188,13 @@ class AttemptOut(serializers.ModelSerializer):
 class ClockIn(serializers.Serializer):
     clock = serializers.CharField(max_length=20)
     request_key = serializers.CharField(max_length=64, required=False, allow_blank=True)
+    expected_event = _expected_event()
 
 
 class RetrieveIn(serializers.Serializer):
     clocks = serializers.ListField(child=serializers.CharField(max_length=20), min_length=1)
     request_key = serializers.CharField(max_length=64, required=False, allow_blank=True)
+    expected_event = _expected_event()
 
 
 class EventOut(serializers.Serializer):
@@ -343,7 +374,7 @@ def progress(request: AuthenticatedRequest, group_id: int) -> Response:
 @extend_schema(
     methods=["POST"],
     request=AttemptIn,
-    responses={201: AttemptOut, **WRITE_ERRORS},
+    responses={201: AttemptOut, **WRITE_ERRORS, **STALE},
     parameters=[IDEMPOTENCY],
     summary="Record an attempt at the next clock",
 )
@@ -383,6 +414,7 @@ def attempts(request: AuthenticatedRequest, group_id: int) -> Response:
         notes=values["notes"],
         session=session,
         request_key=_key(request, values),
+        expected_event=values.get("expected_event"),
     )
     return Response(AttemptOut(attempt).data, status=status.HTTP_201_CREATED)
 
@@ -395,7 +427,7 @@ def attempts(request: AuthenticatedRequest, group_id: int) -> Response:
 @extend_schema(
     methods=["POST"],
     request=ClockIn,
-    responses={201: ProgressOut, **WRITE_ERRORS},
+    responses={201: ProgressOut, **WRITE_ERRORS, **STALE},
     parameters=[IDEMPOTENCY],
     summary="Skip the clock being played into the Sleeve",
 )
@@ -411,7 +443,11 @@ def sleeve(request: AuthenticatedRequest, group_id: int) -> Response:
     data.is_valid(raise_exception=True)
     campaign = group.current_campaign()
     services.skip(
-        campaign, request.user, data.validated_data["clock"], _key(request, data.validated_data)
+        campaign,
+        request.user,
+        data.validated_data["clock"],
+        _key(request, data.validated_data),
+        data.validated_data.get("expected_event"),
     )
     campaign.refresh_from_db()
     return Response(services.campaign_state(campaign).to_json(), status=status.HTTP_201_CREATED)
@@ -419,7 +455,7 @@ def sleeve(request: AuthenticatedRequest, group_id: int) -> Response:
 
 @extend_schema(
     request=RetrieveIn,
-    responses={200: ProgressOut, **WRITE_ERRORS},
+    responses={200: ProgressOut, **WRITE_ERRORS, **STALE},
     parameters=[IDEMPOTENCY],
     summary="Put clocks from the Sleeve on top of the stack",
 )
@@ -434,6 +470,7 @@ def sleeve_retrieve(request: AuthenticatedRequest, group_id: int) -> Response:
         request.user,
         data.validated_data["clocks"],
         _key(request, data.validated_data),
+        data.validated_data.get("expected_event"),
     )
     campaign.refresh_from_db()
     return Response(services.campaign_state(campaign).to_json())
@@ -443,16 +480,26 @@ class UndoIn(serializers.Serializer):
     event = serializers.IntegerField(
         required=False, help_text="The change to undo; repeating it then changes nothing."
     )
+    expected_event = _expected_event()
 
 
-@extend_schema(request=UndoIn, responses={200: EventOut}, summary="Undo the last change")
+@extend_schema(
+    request=UndoIn,
+    responses={200: EventOut, **WRITE_ERRORS, **STALE},
+    summary="Undo the last change",
+)
 @api_view(["POST"])
 def undo(request: AuthenticatedRequest, group_id: int) -> Response:
     """Undo the last change (or, with ``event``, exactly that one if it is the last)."""
     group, _membership = get_group_for_user(request.user, group_id, write=True)
     data = UndoIn(data=request.data)
     data.is_valid(raise_exception=True)
-    event = services.undo(group.current_campaign(), request.user, data.validated_data.get("event"))
+    event = services.undo(
+        group.current_campaign(),
+        request.user,
+        data.validated_data.get("event"),
+        data.validated_data.get("expected_event"),
+    )
     return Response(EventOut(event).data)
 
 

@@ -43,7 +43,8 @@ def export_history(group: Group) -> dict[str, Any]:
     events (attempts, skips, retrievals) in the order they happened. Undone events are gone."""
     campaigns = []
     for campaign in group.campaigns.order_by("id"):
-        played = {e.clock_id for e in campaign.events.all()}
+        changes = campaign.events.exclude(kind=Event.Kind.UNDONE)
+        played = {e.clock_id for e in changes}
         passed_at_start = [c for c in services.campaign_state(campaign).passed if c not in played]
         rows = list(campaign.sessions.order_by("date", "id").prefetch_related("players"))
         sessions = [
@@ -56,7 +57,7 @@ def export_history(group: Group) -> dict[str, Any]:
         ]
         session_index = {s.pk: i for i, s in enumerate(rows)}
         history = []
-        events = campaign.events.filter(undone__isnull=True).order_by("id")
+        events = changes.filter(undone__isnull=True).order_by("id")
         for event in events.select_related("attempt", "attempt__opener"):
             item: dict[str, Any] = {"event": event.kind, "clock": event.clock_id}
             if event.kind in (Event.Kind.PASSED, Event.Kind.FAILED):

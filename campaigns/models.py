@@ -218,6 +218,9 @@ class Event(models.Model):
         FAILED = "failed", _("failed")
         SKIPPED = "skipped", _("skipped")
         RETRIEVED = "retrieved", _("put back on the stack")
+        # An undo is a change too: it gives the campaign a new version (its last event id),
+        # which tells the other phones at the table to refresh their board.
+        UNDONE = "undone", _("undo")
 
     campaign = models.ForeignKey(Campaign, models.CASCADE, related_name="events")
     kind = models.CharField(max_length=10, choices=Kind.choices)

@@ -213,6 +213,7 @@ class CampaignState:
             "attempts": self.attempts,
             "completed": self.completed,
             "rebirth_unlocked": self.rebirth_unlocked,
+            "version": campaign_version(self.campaign),
         }
 
 
@@ -454,6 +455,56 @@ def _locked(campaign_id: int) -> Campaign:
     return Campaign.objects.select_for_update().get(pk=campaign_id)
 
 
+class StaleWrite(CampaignError):
+    """A change made from a board older than a change to the same clock (another phone got
+    there first). The API answers 409 with the current progress; pages show the fresh board
+    with ``message``."""
+
+    status = 409
+
+    def __init__(self, message: str, event: Event) -> None:
+        super().__init__(message, "expected_event")
+        self.event = event
+
+    def body(self) -> dict[str, object]:
+        """The campaign's progress as it is now (read after the refused change rolled
+        back), with ``detail`` saying what happened."""
+        campaign = Campaign.objects.get(pk=self.event.campaign_id)
+        return {**campaign_state(campaign).to_json(), "detail": self.message}
+
+
+def campaign_version(campaign: Campaign) -> int:
+    """The campaign's version: the id of its last event (undos included), 0 before any."""
+    return campaign.events.order_by("-id").values_list("id", flat=True).first() or 0
+
+
+def _check_fresh(campaign: Campaign, expected_event: int | None, clocks: Iterable[str]) -> None:
+    """Refuse a change made against ``expected_event`` (the version the phone's board was
+    drawn from) when a newer event touched one of ``clocks``: two phones tapping for one real
+    attempt must record it once. Newer events at other clocks are no reason to refuse.
+    Called inside the campaign lock, so of two racing phones exactly one gets through."""
+    if expected_event is None:
+        return
+    touched = set(clocks)
+    newer = campaign.events.filter(pk__gt=expected_event).order_by("id")
+    for event in newer:
+        if touched & set(event.clock_id.split(",")):
+            raise StaleWrite(_stale_message(event), event)
+
+
+def _stale_message(event: Event) -> str:
+    when = timezone.localtime(event.created).strftime("%H:%M")
+    if event.kind == Event.Kind.UNDONE:
+        return _(
+            "Another phone undid the last change at %(clock)s at %(time)s. Check the board and "
+            "tap again if this is still right."
+        ) % {"clock": event.clock_id, "time": when}
+    return _(
+        "Another phone already recorded “%(what)s” at %(clock)s at %(time)s. Check the board "
+        "and tap again if this was another attempt."
+    ) % {"what": event.get_kind_display(), "clock": event.clock_id, "time": when}
+
+
 def _replayed(campaign: Campaign, request_key: str) -> Event | None:
     """The event already recorded under this key (a double submit), if any."""
     if not request_key:
@@ -528,11 +579,12 @@ def record_attempt(
     notes: str = "",
     session: Session | None = None,
     request_key: str = "",
+    expected_event: int | None = None,
 ) -> Attempt:
     """Record one attempt at the next clock and move the campaign on: ``passed`` turns the
     Bonus tokens face down and takes the clock out of the game (and out of the Sleeve),
     ``failed`` flips one more token (at most 3). The attempt's ``face_up`` is the players
-    plus the tokens flipped before it."""
+    plus the tokens flipped before it. ``expected_event``: see ``_check_fresh``."""
     clock = known_clock(clock_id)
     if outcome not in Attempt.Outcome.values:
         raise CampaignError(_("The outcome is passed or failed."), "outcome")
@@ -553,6 +605,7 @@ def record_attempt(
         replay = _replayed(campaign, request_key)
         if replay is not None:
             return Attempt.objects.get(event=replay)
+        _check_fresh(campaign, expected_event, [clock])
         state = campaign_state(campaign)
         _check_playable(state, clock)
         row = state.by_id[clock]
@@ -615,7 +668,13 @@ def _check_playable(state: CampaignState, clock: str) -> None:
         )
 
 
-def skip(campaign: Campaign, user: Any, clock_id: object, request_key: str = "") -> Event:
+def skip(
+    campaign: Campaign,
+    user: Any,
+    clock_id: object,
+    request_key: str = "",
+    expected_event: int | None = None,
+) -> Event:
     """Put the clock being played into the Sleeve of Regrets after a failure, turn the Bonus
     tokens face down and go on with the next clock."""
     clock = known_clock(clock_id)
@@ -624,6 +683,7 @@ def skip(campaign: Campaign, user: Any, clock_id: object, request_key: str = "")
         replay = _replayed(campaign, request_key)
         if replay is not None:
             return replay
+        _check_fresh(campaign, expected_event, [clock])
         state = campaign_state(campaign)
         _check_playable(state, clock)
         row = state.by_id[clock]
@@ -643,7 +703,11 @@ def skip(campaign: Campaign, user: Any, clock_id: object, request_key: str = "")
 
 
 def retrieve(
-    campaign: Campaign, user: Any, clock_ids: Sequence[object], request_key: str = ""
+    campaign: Campaign,
+    user: Any,
+    clock_ids: Sequence[object],
+    request_key: str = "",
+    expected_event: int | None = None,
 ) -> Event:
     """Put clocks from the Sleeve on top of the stack, the first given played first. Only
     between clocks (no Bonus token flipped), as at the start of a session."""
@@ -657,6 +721,7 @@ def retrieve(
         replay = _replayed(campaign, request_key)
         if replay is not None:
             return replay
+        _check_fresh(campaign, expected_event, clocks)
         state = campaign_state(campaign)
         for clock in clocks:
             if clock not in state.by_id or state.by_id[clock].status != Status.SLEEVE:
@@ -679,14 +744,30 @@ def retrieve(
         return _event(campaign, Event.Kind.RETRIEVED, ",".join(clocks), before, user, request_key)
 
 
-def undo(campaign: Campaign, user: Any, event_id: int | None = None) -> Event:
-    """Revert the campaign's last change not undone yet (and delete its attempt).
+def last_undoable(campaign: Campaign) -> Event | None:
+    """The change an Undo would revert: the last one not undone (an undo is not undone)."""
+    return (
+        campaign.events.filter(undone__isnull=True)
+        .exclude(kind=Event.Kind.UNDONE)
+        .order_by("-id")
+        .first()
+    )
+
+
+def undo(
+    campaign: Campaign,
+    user: Any,
+    event_id: int | None = None,
+    expected_event: int | None = None,
+) -> Event:
+    """Revert the campaign's last change not undone yet (and delete its attempt), and record
+    the undo as an event of its own (the campaign's new version).
 
     With ``event_id`` (what the Undo button shows), only that change is undone, and undoing
     it again is harmless: a double tap on Undo does not also undo the change before it."""
     with transaction.atomic():
         campaign = _locked(campaign.pk)
-        event = campaign.events.filter(undone__isnull=True).order_by("-id").first()
+        event = last_undoable(campaign)
         if event_id is not None and (event is None or event.pk != event_id):
             done = campaign.events.filter(pk=event_id, undone__isnull=False).first()
             if done is not None:
@@ -696,6 +777,7 @@ def undo(campaign: Campaign, user: Any, event_id: int | None = None) -> Event:
             )
         if event is None:
             raise CampaignError(_("There is nothing to undo."))
+        _check_fresh(campaign, expected_event, event.clock_id.split(","))
         before = event.before
         campaign.bonus_tokens = before["bonus_tokens"]
         campaign.stack_top = before["stack_top"]
@@ -706,6 +788,7 @@ def undo(campaign: Campaign, user: Any, event_id: int | None = None) -> Event:
         Attempt.objects.filter(event=event).delete()
         event.undone = timezone.now()
         event.save(update_fields=["undone"])
+        _event(campaign, Event.Kind.UNDONE, event.clock_id, {"event": event.pk}, user, "")
         return event
 
 

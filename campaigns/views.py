@@ -24,10 +24,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 from campaigns import exports, services
-from campaigns.access import get_group_for_user
+from campaigns.access import get_group_for_user, live_version
 from campaigns.board import chapter_map, clock_state, state_labels
 from campaigns.editor import kind_name, param_inputs, rule_from_params
 from campaigns.forms import (
@@ -183,8 +183,44 @@ def _board_context(
         )
     context["form"] = form
     context["recent"] = recent
-    context["undoable"] = campaign.events.filter(undone__isnull=True).order_by("-id").first()
+    context["undoable"] = services.last_undoable(campaign)
+    # What the forms were drawn from (the stale-write guard) and what the live board polls.
+    context["version"] = services.campaign_version(campaign)
+    context["live_version"] = f"{campaign.pk}-{context['version']}"
     return context
+
+
+def _board_response(
+    request: AuthenticatedHttpRequest,
+    group: Group,
+    membership: Membership,
+    template: str,
+    flash: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """The fresh board after a tap: the partial for htmx (200, so htmx swaps it in, even for
+    a refusal), the whole page otherwise."""
+    context = _board_context(group, membership)
+    context["flash"] = flash
+    context["flash_kind"] = "warn" if status >= 400 else "success"
+    if request.htmx:
+        return render(request, f"{template}#board", context)
+    return render(request, template, context, status=status)
+
+
+def _expected_event(request: HttpRequest) -> int | None:
+    """The version a page form was drawn from; None when it carries none (or nonsense)."""
+    raw = request.POST.get("expected_event", "")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
+
+
+def _board_template(request: HttpRequest) -> str:
+    return "campaigns/table.html" if request.POST.get("view") == "table" else "campaigns/group.html"
+
+
+def _board_url(request: HttpRequest, group: Group) -> str:
+    name = "campaigns:table" if request.POST.get("view") == "table" else "campaigns:group"
+    return reverse(name, args=[group.pk])
 
 
 @login_required
@@ -193,6 +229,35 @@ def _board_context(
 def group_page(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     group, membership = get_group_for_user(request.user, group_id)
     template = "campaigns/group.html#board" if request.htmx else "campaigns/group.html"
+    return render(request, template, _board_context(group, membership))
+
+
+@require_GET
+def live(request: HttpRequest, group_id: int) -> HttpResponse:
+    """Has the board changed? Phones poll this every few seconds with the version they show
+    (``If-None-Match``): 204 while it is the same, else 200 with the new version. Two queries
+    (``access.live_version``); outsiders and signed-out phones get 404."""
+    version = live_version(request, group_id)
+    if version is None:
+        raise Http404
+    etag = f'"{version}"'
+    if etag in request.headers.get("If-None-Match", ""):
+        response = HttpResponse(status=204)
+    else:
+        response = JsonResponse({"version": version})
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def table(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
+    """Table mode: the clock being played, full screen, with big targets, a timer and the
+    plan of the group's latest hint for this clock, read aloud on request."""
+    group, membership = get_group_for_user(request.user, group_id)
+    template = "campaigns/table.html#board" if request.htmx else "campaigns/table.html"
     return render(request, template, _board_context(group, membership))
 
 
@@ -211,9 +276,10 @@ def record(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         campaign = group.current_campaign()
+        expected = _expected_event(request)
         try:
             if action == "skip":
-                services.skip(campaign, request.user, data["clock"], data["request_key"])
+                services.skip(campaign, request.user, data["clock"], data["request_key"], expected)
                 message = _("Clock %(clock)s is in the Sleeve of Regrets.")
             else:
                 minutes = data["duration_min"]
@@ -228,6 +294,7 @@ def record(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
                     duration=None if minutes is None else timedelta(minutes=minutes),
                     notes=data["notes"],
                     request_key=data["request_key"],
+                    expected_event=expected,
                 )
                 if action == "passed":
                     message = _("Clock %(clock)s passed.")
@@ -237,19 +304,25 @@ def record(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
                     message = _(
                         "Clock %(clock)s failed. All three Bonus tokens are already face up."
                     )
+        except services.StaleWrite as stale:
+            template = _board_template(request)
+            return _board_response(request, group, membership, template, stale.message, 409)
         except CampaignError as error:
             add_service_error(form, error)
         else:
             if request.htmx:
-                context = _board_context(group, membership)
-                context["flash"] = message % {"clock": data["clock"]}
-                return render(request, "campaigns/group.html#board", context)
+                template = _board_template(request)
+                flash = message % {"clock": data["clock"]}
+                response = _board_response(request, group, membership, template, flash)
+                # Table mode forgets the attempt's timer once its result is recorded.
+                return trigger_client_event(response, "timekeeper:recorded")
             messages.success(request, message % {"clock": data["clock"]})
-            return redirect("campaigns:group", group.pk)
+            return redirect(_board_url(request, group))
     context = _board_context(group, membership, form=form)
+    template = _board_template(request)
     if request.htmx:
-        return render(request, "campaigns/group.html#board", context)
-    return render(request, "campaigns/group.html", context, status=400)
+        return render(request, f"{template}#board", context)
+    return render(request, template, context, status=400)
 
 
 @login_required
@@ -278,19 +351,23 @@ def undo(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     raw_event = request.POST.get("event", "")
     event_id = int(raw_event) if raw_event.isdigit() else None
     try:
-        event = services.undo(group.current_campaign(), request.user, event_id)
+        event = services.undo(
+            group.current_campaign(), request.user, event_id, _expected_event(request)
+        )
         message = _("Undone: %(what)s at %(clock)s.") % {
             "what": event.get_kind_display(),
             "clock": event.clock_id,
         }
+    except services.StaleWrite as stale:
+        return _board_response(
+            request, group, membership, _board_template(request), stale.message, 409
+        )
     except CampaignError as error:
         message = error.message
     if request.htmx:
-        context = _board_context(group, membership)
-        context["flash"] = message
-        return render(request, "campaigns/group.html#board", context)
+        return _board_response(request, group, membership, _board_template(request), message)
     messages.info(request, message)
-    return redirect("campaigns:group", group.pk)
+    return redirect(_board_url(request, group))
 
 
 # --- sessions -----------------------------------------------------------------------------
@@ -379,6 +456,7 @@ def sleeve(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     group, membership = get_group_for_user(request.user, group_id, write=request.method == "POST")
     campaign = group.current_campaign()
     error = None
+    status = 200
     if request.method == "POST":
         try:
             services.retrieve(
@@ -386,9 +464,11 @@ def sleeve(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
                 request.user,
                 request.POST.getlist("clock"),
                 request.POST.get("request_key", ""),
+                _expected_event(request),
             )
         except CampaignError as refusal:
             error = refusal.message
+            status = refusal.status
         else:
             messages.success(request, _("Back on top of the stack."))
             return redirect("campaigns:sleeve", group.pk)
@@ -403,9 +483,10 @@ def sleeve(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
             "rows": [state.by_id[c] for c in state.sleeve],
             # One key per page view: a double tap on a button puts its clock back once.
             "request_key": uuid.uuid4().hex[:24],
+            "version": services.campaign_version(campaign),
             "error": error,
         },
-        status=400 if error else 200,
+        status=status,
     )
 
 

@@ -3,8 +3,9 @@
 API functions call the services and let their refusals rise, so that no function repeats the
 translation of an exception into a response (pretix's ``api/exception.py`` does the same):
 
-- a ``DomainError`` (a service refusing a change) answers its ``status`` with
-  ``{field: [message]}``, the message already worded in the reader's language;
+- a ``DomainError`` (a service refusing a change) answers its ``status`` with its
+  ``body()``, ``{field: [message]}`` unless the error says more (a stale write answers 409
+  with the current progress), the message already worded in the reader's language;
 - a ``LimitReached`` (too many hints at once or this hour) answers 429 with
   ``{"detail": message}``, DRF's shape for throttling;
 - a ``RulesError`` (the rules engine refusing a card, a layout or a clock definition) answers
@@ -29,7 +30,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, LimitReached):
         return Response({"detail": exc.message}, status=exc.status)
     if isinstance(exc, DomainError):
-        return Response({exc.field: [exc.message]}, status=exc.status)
+        return Response(exc.body(), status=exc.status)
     if isinstance(exc, RulesError):
         field = exc.field or "non_field_errors"
         return Response({field: [exc.in_language(current_lang())]}, status=400)

@@ -17,6 +17,10 @@ class DomainError(Exception):
         self.message = message
         self.field = field
 
+    def body(self) -> dict[str, object]:
+        """What the API answers with ``status``."""
+        return {self.field: [self.message]}
+
 
 class LimitReached(DomainError):
     """Too much asked of a shared resource in too short a time (429)."""

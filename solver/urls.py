@@ -11,6 +11,7 @@ urlpatterns = [
     path("hints/<int:hint_id>/cancel/", views.hint_cancel, name="cancel"),
     path("hints/<int:hint_id>/retry/", views.hint_retry, name="retry"),
     path("hints/<int:hint_id>/what-if/", views.hint_what_if, name="what_if"),
+    path("groups/<int:group_id>/table/plan/<str:clock_id>/", views.table_plan, name="table_plan"),
     path("api/hints/", api.hint_create, name="api-create"),
     path("api/hints/<int:hint_id>/", api.hint_status, name="api-detail"),
     path("api/hints/<int:hint_id>/cancel/", api.hint_cancel, name="api-cancel"),

@@ -246,3 +246,29 @@ def hint_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     rows = HintRequest.objects.filter(user=request.user.pk).select_related("group")
     page = Paginator(rows, 25).get_page(request.GET.get("page"))
     return render(request, "solver/hint_list.html", {"page": page})
+
+
+@login_required
+@require_GET
+def table_plan(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) -> HttpResponse:
+    """The plan of the group's latest finished hint for a clock, as table mode shows it (with
+    Read aloud). A fragment for htmx; without JavaScript the same words on a page of its own."""
+    group, _membership = get_group_for_user(request.user, group_id)
+    hint = (
+        HintRequest.objects.filter(
+            group=group, clock_id=clock_id[:8], status=HintRequest.Status.DONE
+        )
+        .order_by("-finished_at", "-id")
+        .first()
+    )
+    lang = current_lang()
+    context = {
+        "group": group,
+        "clock_id": clock_id,
+        "hint": hint,
+        "words": hint.words(lang) if hint else "",
+        "rate": _pct(hint.result.get("pass_rate")) if hint and hint.result else "",
+    }
+    if request.htmx:
+        return render(request, "solver/table_plan.html#plan", context)
+    return render(request, "solver/table_plan.html", context)

@@ -82,3 +82,25 @@ def test_two_phones_passing_at_once_record_one_pass(alice: User) -> None:
     refused = [r for r in results if isinstance(r, services.CampaignError)]
     assert len(refused) == 1 and refused[0].field == "clock"
     assert campaign.attempts.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_tapping_failed_from_the_same_board_record_one_attempt(alice: User) -> None:
+    group = services.create_group(alice, "Race", [])
+    campaign = group.current_campaign()
+    seen = services.campaign_version(campaign)
+    results = _race(
+        [
+            lambda: services.record_attempt(
+                campaign, alice, "1-1", "failed", 3, request_key="a", expected_event=seen
+            ),
+            lambda: services.record_attempt(
+                campaign, alice, "1-1", "failed", 3, request_key="b", expected_event=seen
+            ),
+        ]
+    )
+    refused = [r for r in results if isinstance(r, services.StaleWrite)]
+    assert len(refused) == 1, results
+    campaign.refresh_from_db()
+    assert campaign.bonus_tokens == 1
+    assert campaign.attempts.count() == 1

@@ -1,0 +1,307 @@
+"""Several phones on one group: the live board's poll, the stale-write guard on the pages,
+and table mode."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from campaigns import services
+from campaigns.models import Attempt, Campaign, Group
+from solver.models import HintRequest
+
+pytestmark = pytest.mark.django_db
+
+
+def _live(group: Group) -> str:
+    return f"/groups/{group.pk}/live/"
+
+
+def _board_version(client: Client, group: Group) -> str:
+    page = client.get(f"/groups/{group.pk}/").content.decode()
+    match = re.search(r'data-live-version="([0-9-]+)"', page)
+    assert match
+    return match[1]
+
+
+# --- the poll ------------------------------------------------------------------------------
+
+
+def test_the_poll_answers_the_version_then_204_while_nothing_changed(
+    group: Group, as_role: Callable[[str], Client]
+) -> None:
+    phone = as_role("member")
+    r = phone.get(_live(group))
+    assert r.status_code == 200
+    version = r.json()["version"]
+    assert r["ETag"] == f'"{version}"'
+    assert version == _board_version(phone, group)
+    again = phone.get(_live(group), headers={"if-none-match": r["ETag"]})
+    assert again.status_code == 204
+    assert again["ETag"] == r["ETag"]
+
+
+def test_the_poll_sees_another_phones_record_and_undo(
+    group: Group, campaign: Campaign, alice: User, as_role: Callable[[str], Client]
+) -> None:
+    phone = as_role("viewer")
+    etag = phone.get(_live(group))["ETag"]
+    services.record_attempt(campaign, alice, "1-1", "failed", 3)
+    r = phone.get(_live(group), headers={"if-none-match": etag})
+    assert r.status_code == 200
+    etag = r["ETag"]
+    services.undo(campaign, alice)
+    r = phone.get(_live(group), headers={"if-none-match": etag})
+    assert r.status_code == 200
+
+
+def test_the_poll_sees_a_new_campaign(group: Group, as_role: Callable[[str], Client]) -> None:
+    phone = as_role("member")
+    etag = phone.get(_live(group))["ETag"]
+    services.new_campaign(group)
+    assert phone.get(_live(group), headers={"if-none-match": etag}).status_code == 200
+
+
+def test_the_poll_makes_at_most_two_queries(
+    group: Group,
+    campaign: Campaign,
+    play: Callable[..., Attempt],
+    as_role: Callable[[str], Client],
+    django_assert_max_num_queries: Any,
+) -> None:
+    for outcome in ["failed", "failed", "passed", "passed"]:
+        play(campaign, outcome)
+    phone = as_role("member")
+    etag = phone.get(_live(group))["ETag"]
+    with django_assert_max_num_queries(2):
+        assert phone.get(_live(group), headers={"if-none-match": etag}).status_code == 204
+
+
+@pytest.mark.parametrize("role", ["outsider", None])
+def test_outsiders_and_signed_out_phones_get_404_from_the_poll(
+    group: Group, as_role: Callable[[str], Client], role: str | None
+) -> None:
+    phone = as_role(role) if role else Client()
+    assert phone.get(_live(group)).status_code == 404
+
+
+def test_a_phone_whose_password_changed_elsewhere_gets_404_from_the_poll(
+    group: Group, bob: User, as_role: Callable[[str], Client]
+) -> None:
+    phone = as_role("member")
+    assert phone.get(_live(group)).status_code == 200
+    bob.set_password("a-new-secret-77")
+    bob.save()
+    assert phone.get(_live(group)).status_code == 404
+
+
+def test_the_poll_refuses_writes(group: Group, as_role: Callable[[str], Client]) -> None:
+    assert as_role("member").post(_live(group)).status_code == 405
+
+
+# --- the stale-write guard on the pages ------------------------------------------------------
+
+
+def _tap(client: Client, group: Group, action: str, version: int) -> Any:
+    data = {"clock": "1-1", "players": "3", "action": action, "expected_event": str(version)}
+    return client.post(f"/groups/{group.pk}/record/", data)
+
+
+def test_the_board_forms_carry_the_version(
+    group: Group, campaign: Campaign, play: Callable[..., Attempt], as_role: Callable[[str], Client]
+) -> None:
+    attempt = play(campaign, "failed")
+    page = as_role("member").get(f"/groups/{group.pk}/").content.decode()
+    assert page.count(f'name="expected_event" value="{attempt.event_id}"') == 2  # record, undo
+
+
+def test_a_second_phones_tap_from_a_stale_board_is_refused_with_the_fresh_board(
+    group: Group, campaign: Campaign, as_role: Callable[[str], Client]
+) -> None:
+    first, second = as_role("owner"), as_role("member")
+    assert _tap(first, group, "failed", 0).status_code == 302
+    r = second.post(
+        f"/groups/{group.pk}/record/",
+        {"clock": "1-1", "players": "3", "action": "failed", "expected_event": "0"},
+        headers={"hx-request": "true"},
+    )
+    assert r.status_code == 200  # htmx swaps the fresh board in
+    page = r.content.decode()
+    assert "Another phone already recorded" in page and "1-1" in page
+    assert "1 of 3 face up" in page
+    campaign.refresh_from_db()
+    assert campaign.bonus_tokens == 1
+    assert campaign.attempts.count() == 1
+
+
+def test_without_htmx_a_stale_tap_answers_409_with_the_message(
+    group: Group, campaign: Campaign, as_role: Callable[[str], Client]
+) -> None:
+    _tap(as_role("owner"), group, "failed", 0)
+    r = _tap(as_role("member"), group, "failed", 0)
+    assert r.status_code == 409
+    assert "Another phone already recorded" in r.content.decode()
+
+
+def test_the_refusal_is_worded_in_the_readers_language(
+    group: Group, campaign: Campaign, as_role: Callable[[str], Client]
+) -> None:
+    _tap(as_role("owner"), group, "failed", 0)
+    r = as_role("member").post(
+        f"/groups/{group.pk}/record/",
+        {"clock": "1-1", "players": "3", "action": "failed", "expected_event": "0"},
+        headers={"accept-language": "nl"},
+    )
+    assert r.status_code == 409
+    assert "Een andere telefoon" in r.content.decode()
+
+
+def test_a_stale_undo_is_refused(
+    group: Group, campaign: Campaign, play: Callable[..., Attempt], as_role: Callable[[str], Client]
+) -> None:
+    play(campaign, "failed")
+    play(campaign, "failed")
+    seen = services.campaign_version(campaign)
+    owner, member = as_role("owner"), as_role("member")
+    owner.post(f"/groups/{group.pk}/undo/", {"expected_event": seen})
+    r = member.post(f"/groups/{group.pk}/undo/", {"expected_event": seen})
+    assert r.status_code == 409
+    campaign.refresh_from_db()
+    assert campaign.bonus_tokens == 1
+
+
+def test_a_stale_sleeve_retrieval_is_refused(
+    group: Group,
+    campaign: Campaign,
+    alice: User,
+    play: Callable[..., Attempt],
+    as_role: Callable[[str], Client],
+) -> None:
+    play(campaign, "failed")
+    services.skip(campaign, alice, "1-1")
+    seen = services.campaign_version(campaign)
+    services.retrieve(campaign, alice, ["1-1"])
+    services.record_attempt(campaign, alice, "1-1", "failed", 3)
+    services.skip(campaign, alice, "1-1")
+    r = as_role("member").post(
+        f"/groups/{group.pk}/sleeve/", {"clock": "1-1", "expected_event": seen}
+    )
+    assert r.status_code == 409
+    assert services.campaign_state(campaign).sleeve == ["1-1"]
+
+
+# --- table mode --------------------------------------------------------------------------------
+
+
+def test_table_mode_shows_the_clock_tokens_allowance_and_big_targets(
+    group: Group, campaign: Campaign, play: Callable[..., Attempt], as_role: Callable[[str], Client]
+) -> None:
+    play(campaign, "failed")
+    page = as_role("member").get(f"/groups/{group.pk}/table/").content.decode()
+    assert "<h1>1-1" in page
+    assert "1 of 3 face up" in page
+    assert 'class="huge pass"' in page and 'class="huge fail"' in page
+    assert 'name="view" value="table"' in page
+    assert "data-table-mode" in page
+    assert f'data-live-url="/groups/{group.pk}/live/"' in page
+
+
+def test_viewers_see_table_mode_without_targets(
+    group: Group, as_role: Callable[[str], Client]
+) -> None:
+    r = as_role("viewer").get(f"/groups/{group.pk}/table/")
+    assert r.status_code == 200
+    page = r.content.decode()
+    assert "huge pass" not in page and "/record/" not in page
+    assert "only members record results" in page
+
+
+def test_viewers_see_the_live_board_read_only(
+    group: Group, as_role: Callable[[str], Client]
+) -> None:
+    page = as_role("viewer").get(f"/groups/{group.pk}/").content.decode()
+    assert "data-live-url" in page
+    assert "/record/" not in page
+
+
+@pytest.mark.parametrize("role", ["outsider", None])
+def test_outsiders_get_404_from_table_mode(
+    group: Group, as_role: Callable[[str], Client], role: str | None
+) -> None:
+    if role is None:
+        assert Client().get(f"/groups/{group.pk}/table/").status_code == 302
+    else:
+        assert as_role(role).get(f"/groups/{group.pk}/table/").status_code == 404
+
+
+def test_table_mode_refuses_posts(group: Group, as_role: Callable[[str], Client]) -> None:
+    assert as_role("owner").post(f"/groups/{group.pk}/table/").status_code == 405
+
+
+def test_a_tap_in_table_mode_records_the_timers_minutes_and_returns_to_table_mode(
+    group: Group, campaign: Campaign, as_role: Callable[[str], Client]
+) -> None:
+    data = {
+        "clock": "1-1",
+        "players": "3",
+        "action": "failed",
+        "expected_event": "0",
+        "view": "table",
+        "duration_min": "7",
+    }
+    r = as_role("member").post(f"/groups/{group.pk}/record/", data)
+    assert r.status_code == 302 and r["Location"] == f"/groups/{group.pk}/table/"
+    assert campaign.attempts.get().minutes == 7
+    r = as_role("member").post(
+        f"/groups/{group.pk}/record/", {**data, "expected_event": "0"}, headers={"hx-request": "1"}
+    )
+    assert "data-table-mode" in r.content.decode()  # the table's board, with the refusal
+
+
+def test_the_table_plan_is_the_groups_latest_hint_for_the_clock(
+    group: Group, alice: User, as_role: Callable[[str], Client]
+) -> None:
+    common = {"clock_definition": {}, "colours": "SSMM/MMSS/SMSM", "players": 3, "face_up": 3}
+    for words, clock in [
+        ("Old plan", "1-1"),
+        ("Aim for about 5, 7, 9", "1-1"),
+        ("Not this", "1-2"),
+    ]:
+        HintRequest.objects.create(
+            user=alice,
+            group=group,
+            clock_id=clock,
+            status=HintRequest.Status.DONE,
+            result={"words": words, "words_all": {"en": words}, "pass_rate": 0.7},
+            input_hash=words,
+            **common,
+        )
+    r = as_role("viewer").get(f"/groups/{group.pk}/table/plan/1-1/", headers={"hx-request": "1"})
+    page = r.content.decode()
+    assert "Aim for about 5, 7, 9" in page and "Old plan" not in page and "Not this" not in page
+    assert 'id="read-aloud"' in page
+    assert "70%" in page
+
+
+def test_the_table_plan_says_when_there_is_no_hint_yet(
+    group: Group, as_role: Callable[[str], Client]
+) -> None:
+    page = as_role("member").get(f"/groups/{group.pk}/table/plan/1-1/").content.decode()
+    assert "No hint for this clock yet" in page
+
+
+def test_the_table_plan_is_404_for_outsiders(
+    group: Group, as_role: Callable[[str], Client]
+) -> None:
+    assert as_role("outsider").get(f"/groups/{group.pk}/table/plan/1-1/").status_code == 404
+    assert as_role("member").post(f"/groups/{group.pk}/table/plan/1-1/").status_code == 405
+
+
+def test_the_group_page_links_table_mode(group: Group, as_role: Callable[[str], Client]) -> None:
+    page = as_role("viewer").get(f"/groups/{group.pk}/").content.decode()
+    assert f'href="/groups/{group.pk}/table/"' in page
