@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -84,7 +84,7 @@ class AttemptForm(forms.Form):
 
     def __init__(self, *args: Any, group: Group, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["opener"].queryset = group.players.all()  # type: ignore[attr-defined]
+        cast(forms.ModelChoiceField, self.fields["opener"]).queryset = group.players.all()
         if not self.is_bound:
             self.initial.setdefault("request_key", uuid.uuid4().hex)
 
@@ -130,7 +130,7 @@ class SessionForm(forms.Form):
 
     def __init__(self, *args: Any, group: Group, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["players"].queryset = group.players.all()  # type: ignore[attr-defined]
+        cast(PlayerChoices, self.fields["players"]).queryset = group.players.all()
 
 
 class PlayerForm(forms.Form):

@@ -11,7 +11,9 @@ from campaigns.stats import bar_chart
 
 def test_a_pass_rate_bar_is_drawn_against_100_percent() -> None:
     svg = bar_chart([("3", 20.0, "")], "Pass rate", top=100, unit=" %")
-    height = float(re.search(r'<rect [^>]*height="([\d.]+)"', svg)[1])  # type: ignore[index]
+    rect = re.search(r'<rect [^>]*height="([\d.]+)"', svg)
+    assert rect is not None
+    height = float(rect[1])
     full = 180 - 30 - 14
     assert height == pytest.approx(full * 0.2, abs=0.1)
 

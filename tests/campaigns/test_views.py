@@ -475,7 +475,9 @@ def test_a_double_tap_on_put_on_top_puts_the_clock_back_once(
     tap(client, group, "failed")
     tap(client, group, "skip")
     body = client.get(page(group, "sleeve/")).content.decode()
-    key = re.search(r'name="request_key" value="([^"]+)"', body)[1]  # type: ignore[index]
+    field = re.search(r'name="request_key" value="([^"]+)"', body)
+    assert field is not None
+    key = field[1]
     responses = [
         client.post(page(group, "sleeve/"), {"clock": "1-1", "request_key": key}) for _ in range(2)
     ]
