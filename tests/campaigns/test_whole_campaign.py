@@ -150,7 +150,7 @@ def test_query_counts_do_not_grow_with_the_history(
     client = login(alice)
     _history(campaign, alice, 10)
     small = _count_queries(client, url.format(pk=group.pk))
-    print(f"{url}: {small} queries")  # noqa: T201 - shown with -s, for the report
+    print(f"{url}: {small} queries")  # shown with -s, for the report
     _history(campaign, alice, 990)
     with django_assert_num_queries(small):
         client.get(url.format(pk=group.pk))
