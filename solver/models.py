@@ -17,17 +17,23 @@ from rules.clock import Clock
 from rules.seats import Seats, parse_colours
 from solver.core.words import spoken_number
 
-# Where a hint may be used: statuses in which a job still has to run.
-ACTIVE_STATUSES = ("queued", "running")
+
+# Defined at module level because a CheckConstraint guards it: a model's Meta cannot see
+# names defined in the model's own body.
+class HintStatus(models.TextChoices):
+    QUEUED = "queued", _("queued")
+    RUNNING = "running", _("running")
+    DONE = "done", _("done")
+    FAILED = "failed", _("failed")
+    CANCELLED = "cancelled", _("cancelled")
+
+
+# Statuses in which a job still has to run.
+ACTIVE_STATUSES = (HintStatus.QUEUED, HintStatus.RUNNING)
 
 
 class HintRequest(models.Model):
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("queued")
-        RUNNING = "running", _("running")
-        DONE = "done", _("done")
-        FAILED = "failed", _("failed")
-        CANCELLED = "cancelled", _("cancelled")
+    Status = HintStatus
 
     class Failure(models.TextChoices):
         # What the player is told; `error` keeps the technical detail for the logs.
@@ -99,7 +105,7 @@ class HintRequest(models.Model):
         ordering = ["-queued_at", "-id"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(status__in=["queued", "running", "done", "failed", "cancelled"]),
+                condition=Q(status__in=HintStatus.values),
                 name="hint_status_valid",
             ),
             models.CheckConstraint(condition=Q(progress__lte=100), name="hint_progress_0_to_100"),
