@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from rules.clock import Clock
+from rules.game import BONUS_TOKENS, PLAYER_COUNTS
 from rules.seats import Seats, parse_colours
 from solver.core.words import spoken_number
 
@@ -110,10 +111,11 @@ class HintRequest(models.Model):
             ),
             models.CheckConstraint(condition=Q(progress__lte=100), name="hint_progress_0_to_100"),
             models.CheckConstraint(
-                condition=Q(players__gte=2) & Q(players__lte=4), name="hint_players_2_to_4"
+                condition=Q(players__gte=PLAYER_COUNTS[0]) & Q(players__lte=PLAYER_COUNTS[-1]),
+                name="hint_players_2_to_4",
             ),
             models.CheckConstraint(
-                condition=Q(face_up__lte=models.F("players") + 3),
+                condition=Q(face_up__lte=models.F("players") + BONUS_TOKENS),
                 name="hint_face_up_at_most_players_plus_3",
             ),
             models.CheckConstraint(

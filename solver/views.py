@@ -27,6 +27,7 @@ from campaigns.access import get_group_for_user
 from campaigns.models import Group
 from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
+from rules.game import PLAYER_COUNTS
 from rules.svg import clock_svg
 from solver import services
 from solver.access import get_hint_for_user
@@ -81,14 +82,14 @@ def hint_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 def _initial(request: AuthenticatedHttpRequest, group: Group | None) -> dict[str, Any]:
     """Start values: the group's next clock, budget and table size, or what the GET asks."""
     default = 3
-    if group is not None and 2 <= (listed := group.players.count()) <= 4:
+    if group is not None and (listed := group.players.count()) in PLAYER_COUNTS:
         default = listed  # the group's own table
     players = request.GET.get("players")
     try:
         count = int(players) if players else default
     except ValueError:
         count = default
-    count = count if count in (2, 3, 4) else default
+    count = count if count in PLAYER_COUNTS else default
     initial: dict[str, Any] = {"players": count, "clock": "1-1", "face_up": count}
     moons: set[str] = set()
     colours = request.GET.get("colours", "")
