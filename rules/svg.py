@@ -12,6 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 from html import escape
 
+from rules.canonical import Differences
 from rules.cards import Colour
 from rules.clock import Clock
 from rules.i18n import check_lang, say
@@ -19,6 +20,7 @@ from rules.layout import Layout
 
 OUTER, INNER = 100.0, 34.0
 _SUN_INK, _MOON_INK = "#a34f00", "#24408e"
+_DIFFERS_INK = "#c2185b"  # what sets a definition apart from the group's own
 _FILLS = ("#f6f0e4", "#ece3d0")
 
 _WORDS = {
@@ -80,12 +82,19 @@ def _text(attrs: str, content: str, size: float, extra: str = "") -> str:
     )
 
 
-def _badge(x: float, y: float, radius: float, label: str, title: str, kind: str) -> str:
+# A rule symbol: its label, its sentence, its kind, and whether it is highlighted.
+_Badge = tuple[str, str, str, bool]
+
+
+def _badge(
+    x: float, y: float, radius: float, label: str, title: str, kind: str, differs: bool = False
+) -> str:
     size = 7.0 if len(label) <= 3 else max(3.5, 7.0 * 3 / len(label))
+    ink, width, css = (_DIFFERS_INK, 2.5, "rule differs") if differs else ("#5b4a2f", 1, "rule")
     return (
-        f'<g class="rule" data-kind="{escape(kind)}"><title>{escape(title)}</title>'
-        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius}" fill="#fffdf8" stroke="#5b4a2f" '
-        f'stroke-width="1"/>'
+        f'<g class="{css}" data-kind="{escape(kind)}"><title>{escape(title)}</title>'
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius}" fill="#fffdf8" stroke="{ink}" '
+        f'stroke-width="{width}"/>'
         + _text(f'x="{x:.1f}" y="{y:.1f}"', label, size, ' font-weight="600" fill="#3b2f1c"')
         + "</g>"
     )
@@ -110,15 +119,20 @@ def clock_svg(
     layout: Layout | None = None,
     lang: str = "en",
     targets: Mapping[int, float] | Sequence[float] | None = None,
+    differences: Differences | None = None,
 ) -> str:
     """An ``<svg>`` element (string) showing ``clock``; with ``layout`` its cards (Sun and
     Moon inks, face-up cards bold) and sums; with ``targets`` (segment → value, or six
-    values in segment order) the agreed targets. Text in ``lang``."""
+    values in segment order) the agreed targets; with ``differences`` (this clock against
+    another definition) the rules, hand and limit that differ drawn in a contrasting ink
+    with class ``differs``. Text in ``lang``."""
     check_lang(lang)
-    by_segment: dict[int | None, list[tuple[str, str, str]]] = {}
+    differs = differences or Differences()
+    by_segment: dict[int | None, list[_Badge]] = {}
     for rule in clock.rules:
         for segment, label in rule.anchors():
-            by_segment.setdefault(segment, []).append((label, rule.describe(lang), rule.kind))
+            badge = (label, rule.describe(lang), rule.kind, differs.highlights(rule))
+            by_segment.setdefault(segment, []).append(badge)
     target_values = _targets_by_segment(targets)
 
     summary = [say(_WORDS["start"], lang, n=clock.start)]
@@ -140,11 +154,14 @@ def clock_svg(
     for segment in range(1, 7):
         parts.append(_segment(clock, segment, layout, lang, by_segment, target_values))
     # The start segment's outline last, so its neighbours' strokes do not cover it.
-    parts.append(
-        f'<path d="{_sector(clock.start)}" fill="none" stroke="#5b4a2f" stroke-width="3" '
-        'class="start-outline"/>'
+    outline = (
+        (_DIFFERS_INK, "start-outline differs") if differs.start else ("#5b4a2f", "start-outline")
     )
-    parts.append(_centre(clock, lang, by_segment.get(None, [])))
+    parts.append(
+        f'<path d="{_sector(clock.start)}" fill="none" stroke="{outline[0]}" stroke-width="3" '
+        f'class="{outline[1]}"/>'
+    )
+    parts.append(_centre(clock, lang, by_segment.get(None, []), differs.cap))
     parts.append("</svg>")
     return "".join(parts)
 
@@ -154,7 +171,7 @@ def _segment(
     segment: int,
     layout: Layout | None,
     lang: str,
-    by_segment: Mapping[int | None, list[tuple[str, str, str]]],
+    by_segment: Mapping[int | None, list[_Badge]],
     targets: Mapping[int, float],
 ) -> str:
     middle = (segment - 1) * 60.0 + 30.0
@@ -171,7 +188,7 @@ def _segment(
     if segment in targets:
         about.append(say(_WORDS["target"], lang, target=_number(targets[segment])))
     if badges:
-        about.append(say(_WORDS["rules"], lang, rules=" ".join(title for _, title, _ in badges)))
+        about.append(say(_WORDS["rules"], lang, rules=" ".join(badge[1] for badge in badges)))
 
     out = [
         f'<g class="segment{" start" if is_start else ""}" data-segment="{segment}">',
@@ -183,10 +200,10 @@ def _segment(
     ]
     # Rule symbols sit on the rim of their segment, as printed on the clocks.
     spread = 15.0
-    for index, (label, title, kind) in enumerate(badges):
+    for index, (label, title, kind, highlighted) in enumerate(badges):
         angle = middle + (index - (len(badges) - 1) / 2) * spread
         x, y = _point(110, angle)
-        out.append(_badge(x, y, 8, label, title, kind))
+        out.append(_badge(x, y, 8, label, title, kind, highlighted))
     lines = _lines(layout, segment, targets)
     if lines:
         # Stacked vertically around one anchor, so side segments read as well as top ones.
@@ -221,7 +238,7 @@ def _lines(layout: Layout | None, segment: int, targets: Mapping[int, float]) ->
     return lines
 
 
-def _centre(clock: Clock, lang: str, badges: list[tuple[str, str, str]]) -> str:
+def _centre(clock: Clock, lang: str, badges: list[_Badge], cap_differs: bool = False) -> str:
     angle = (clock.start - 1) * 60.0 + 30.0
     tip = _point(INNER - 1, angle)
     base = _point(INNER - 9, angle)
@@ -237,14 +254,14 @@ def _centre(clock: Clock, lang: str, badges: list[tuple[str, str, str]]) -> str:
         f'{right[0]:.1f},{right[1]:.1f}" fill="#5b4a2f"/>'
         + '<circle cx="0" cy="0" r="3" fill="#5b4a2f"/></g>',
     ]
-    extra: list[tuple[str, str, str]] = list(badges)
+    extra: list[_Badge] = list(badges)
     if clock.cap is None:
-        extra.append(("∞", say(_WORDS["no_cap"], lang), "no_cap"))
+        extra.append(("∞", say(_WORDS["no_cap"], lang), "no_cap", cap_differs))
     if not clock.transcribed:
-        extra.append(("?", say(_WORDS["unknown"], lang), "unknown"))
+        extra.append(("?", say(_WORDS["unknown"], lang), "unknown", False))
     # Centre symbols on a small arc facing away from the hand, so neither hides the other.
     shown = extra[:5]
-    for index, (label, title, kind) in enumerate(shown):
+    for index, (label, title, kind, highlighted) in enumerate(shown):
         x, y = _point(19, angle + 180 + (index - (len(shown) - 1) / 2) * 40)
-        out.append(_badge(x, y, 6.5, label, title, kind))
+        out.append(_badge(x, y, 6.5, label, title, kind, highlighted))
     return "".join(out)

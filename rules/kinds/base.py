@@ -127,6 +127,13 @@ class Rule(RuleClass):
             data[name] = list(value) if isinstance(value, tuple) else value
         return data
 
+    def normalised(self) -> Rule:
+        """The same rule with its parameters in one canonical order, so that two rules that
+        mean the same compare (and serialise) equal; ``rules.canonical`` relies on it. Kinds
+        whose list parameters are sets (order carries no meaning) override this; a kind
+        whose list order matters (the first and second card) keeps the default."""
+        return self
+
     # --- where it applies -----------------------------------------------------------
 
     # Plain methods, not properties: a kind's fields are often named ``segment`` or

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules.errors import RulesError
 from rules.i18n import say
@@ -34,6 +34,10 @@ class EqualNeighbours(Rule):
         # Neighbours on the clock face: 1–2, ..., 5–6 and 6–1.
         if (a - b) % 6 not in (1, 5):
             raise RulesError.from_wording(_NOT_NEIGHBOURS, "segments", a=a, b=b)
+
+    def normalised(self) -> EqualNeighbours:
+        # Equality is symmetric: segments 2 and 1 are segments 1 and 2.
+        return replace(self, segments=tuple(sorted(self.segments)))
 
     def holds(self, resolution: Resolution) -> bool:
         a, b = self.segments

@@ -3,7 +3,7 @@ colour) may be at the segment."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules.errors import RulesError
 from rules.i18n import say
@@ -44,6 +44,10 @@ class ForbiddenValues(Rule):
             raise RulesError.from_wording(_AT_LEAST_ONE, "values")
         if len(set(self.values)) != len(self.values):
             raise RulesError.from_wording(_ONCE, "values")
+
+    def normalised(self) -> ForbiddenValues:
+        # "3 or 7" and "7 or 3" forbid the same cards.
+        return replace(self, values=tuple(sorted(self.values)))
 
     def _offender(self, resolution: Resolution) -> str | None:
         """The lowest forbidden card there (card order, not the order they were listed in,
