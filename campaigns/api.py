@@ -270,6 +270,8 @@ class TranscriptionOut(serializers.Serializer):
     clock = serializers.CharField(source="clock_id")
     version = serializers.IntegerField()
     definition = serializers.JSONField()
+    fingerprint = serializers.CharField(help_text="The short name of its canonical definition.")
+    adopted = serializers.BooleanField(help_text="Taken over from other tables, not typed.")
     created = serializers.DateTimeField()
 
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from campaigns import api
+from campaigns import api, community_api
 
 group = "groups/<int:group_id>/"
 
@@ -24,6 +24,13 @@ urlpatterns = [
     path(group + "campaigns/", api.campaigns, name="api-campaigns"),
     path(group + "sessions/", api.sessions, name="api-sessions"),
     path(group + "transcriptions/", api.transcriptions, name="api-transcriptions"),
+    path(group + "transcriptions/adopt/", community_api.adopt, name="api-transcriptions-adopt"),
+    path(group + "community/<str:clock_id>/", community_api.shared_list, name="api-community"),
+    path(
+        group + "community/<str:clock_id>/<str:fingerprint>/report/",
+        community_api.report,
+        name="api-community-report",
+    ),
     path(group + "statistics/", api.stats, name="api-statistics"),
     path(group + "export/", api.export_json, name="api-export"),
     path(group + "export.csv", api.export_csv, name="api-export-csv"),

@@ -308,12 +308,19 @@ class Attempt(models.Model):
 
 class ClockTranscription(models.Model):
     """A group's transcription of a clock from its own box. Never edited: a new version is
-    a new row, so each attempt keeps the version it was judged by."""
+    a new row, so each attempt keeps the version it was judged by.
+
+    ``fingerprint`` names its canonical definition (``rules.canonical``); ``latest`` marks
+    the group's newest version, the only one that counts for the other tables; ``adopted``
+    a version taken from another table's definition, which never counts as typed."""
 
     group = models.ForeignKey(Group, models.CASCADE, related_name="transcriptions")
     clock_id = models.CharField(max_length=8)
     version = models.PositiveIntegerField()
     definition = models.JSONField()
+    fingerprint = models.CharField(max_length=16, blank=True, default="")
+    latest = models.BooleanField(default=False)
+    adopted = models.BooleanField(default=False)
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -326,4 +333,70 @@ class ClockTranscription(models.Model):
                 fields=["group", "clock_id", "version"], name="transcription_version_once"
             ),
             models.CheckConstraint(condition=Q(version__gte=1), name="transcription_version_ge_1"),
+            models.UniqueConstraint(
+                fields=["group", "clock_id"],
+                condition=Q(latest=True),
+                name="transcription_one_latest",
+            ),
+        ]
+        indexes = [
+            # campaigns.community.shared_definitions: the groups behind each distinct
+            # definition of one clock, counting every group's latest version once.
+            models.Index(
+                fields=["clock_id", "fingerprint"],
+                condition=Q(latest=True),
+                name="transcription_community_idx",
+            ),
+            # The per-user limit on new versions (typed or adopted) in the last hour.
+            models.Index(fields=["author", "created"], name="transcription_author_idx"),
+        ]
+
+
+class CommunityDefinition(models.Model):
+    """One distinct canonical definition of a clock that some table transcribed, shared with
+    the tables that reached that clock. Staff may ``hide`` it (it is then offered to nobody)
+    or ``promote`` it: the site-wide default for its clock, used like a shipped definition
+    by every group that has none of its own (the shipped files stay as they are)."""
+
+    clock_id = models.CharField(max_length=8)
+    fingerprint = models.CharField(max_length=16)
+    definition = models.JSONField()
+    hidden = models.BooleanField(_("hidden"), default=False)
+    promoted = models.BooleanField(_("site-wide default"), default=False)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["clock_id", "fingerprint"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["clock_id", "fingerprint"], name="community_definition_once"
+            ),
+            models.UniqueConstraint(
+                fields=["clock_id"],
+                condition=Q(promoted=True),
+                name="community_definition_one_promoted",
+            ),
+            models.CheckConstraint(
+                condition=~(Q(hidden=True) & Q(promoted=True)),
+                name="community_definition_hidden_not_promoted",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.clock_id} {self.fingerprint}"
+
+
+class DefinitionReport(models.Model):
+    """A member telling the staff that a shared definition looks wrong, and why."""
+
+    definition = models.ForeignKey(CommunityDefinition, models.CASCADE, related_name="reports")
+    group = models.ForeignKey(Group, models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="+")
+    reason = models.TextField(_("reason"), max_length=500)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["definition", "user"], name="report_once_per_user")
         ]

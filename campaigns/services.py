@@ -91,40 +91,29 @@ def known_clock(clock_id: object, field_name: str = "clock") -> str:
 
 
 def clock_for_group(group: Group, clock_id: str) -> tuple[Clock, int]:
-    """The definition a group plays ``clock_id`` by, and its version (0 = shipped)."""
-    latest = (
-        ClockTranscription.objects.filter(group=group, clock_id=clock_id)
-        .order_by("-version")
-        .first()
-    )
-    if latest is None:
-        return get_clock(clock_id), 0
-    return Clock.from_json(latest.definition), latest.version
+    """The definition a group plays ``clock_id`` by, and its version (0 = not the group's
+    own: the promoted or the shipped definition). Other tables' definitions are only ever
+    offered (``community.best_definition``), never used behind the group's back."""
+    from campaigns import community  # it builds on this module
+
+    choice = community.best_definition(group, clock_id, community=False)
+    return choice.clock, choice.version
 
 
 def transcribe(
     group: Group, clock_id: str, definition: dict[str, Any], user: User | None
 ) -> ClockTranscription:
-    """Save a new version of the group's definition of ``clock_id`` (RulesError if invalid)."""
+    """Save a new version of the group's definition of ``clock_id`` (RulesError if invalid,
+    CampaignError past the limits), in canonical form."""
+    from campaigns import community  # it builds on this module
+
     clock_id = known_clock(clock_id)
     definition = {**definition, "id": clock_id}
     definition.pop("transcribed", None)
     clock = Clock.from_json(definition)  # validates; RulesError names the field
-    with transaction.atomic():
-        Group.objects.select_for_update().get(pk=group.pk)  # versions are numbered in order
-        last = (
-            ClockTranscription.objects.filter(group=group, clock_id=clock_id)
-            .order_by("-version")
-            .values_list("version", flat=True)
-            .first()
-        )
-        return ClockTranscription.objects.create(
-            group=group,
-            clock_id=clock_id,
-            version=(last or 0) + 1,
-            definition=clock.to_json(),
-            author=_signed_in(user),
-        )
+    author = _signed_in(user)
+    community.check_limits(author, clock)
+    return community.save_version(group, clock, author)
 
 
 # --- state --------------------------------------------------------------------------------

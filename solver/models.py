@@ -64,6 +64,11 @@ class HintRequest(models.Model):
     clock_id = models.CharField(_("clock"), max_length=16)
     clock_definition = models.JSONField()
     base_rules = models.BooleanField(default=False)
+    # Where the definition came from (campaigns.community.DefinitionChoice.source: own,
+    # promoted, shipped, community; "given" for a definition sent with the request) and its
+    # fingerprint, so a hint says which table's rules it used.
+    definition_source = models.CharField(max_length=10, blank=True, default="")
+    definition_fingerprint = models.CharField(max_length=16, blank=True, default="")
     colours = models.CharField(_("colours"), max_length=40)
     players = models.PositiveSmallIntegerField()
     face_up = models.PositiveSmallIntegerField(_("face-up cards"))

@@ -17,7 +17,7 @@ from rules.errors import RulesError
 from rules.kinds import rule_from_json
 from rules.svg import clock_svg
 
-TWO_ONE = {
+TWO_ONE: dict[str, Any] = {
     "id": "2-1",
     "start": 3,
     "cap": 24,

@@ -1,0 +1,333 @@
+"""Clock transcriptions shared between tables, without spoilers.
+
+Only clock 1-1 ships with its special rules; every other clock is transcribed by a group
+from its own box. One table's transcription can serve every table that reaches that clock:
+
+- Every version a group saves carries the fingerprint of its canonical definition
+  (``rules.canonical``); the group's newest version is marked ``latest`` and counts once.
+- A group sees the distinct definitions other groups hold for a clock, with how many groups
+  typed each one themselves; ``confirmed`` from ``CONFIRMED_AT`` groups. A version taken
+  over with ``adopt`` is recorded as adopted and never counts, so copying cannot confirm.
+- Spoilers: a group sees nothing of a clock whose chapter it has not opened (chapter
+  contents are secret in the box): the list and adoption answer 404.
+- ``Group.share_with_community`` off: the group neither shares nor sees.
+- Staff may hide a definition (offered to nobody) or promote one: the site-wide default for
+  its clock, used like a shipped one by groups that have none of their own.
+
+``best_definition`` is the one answer to "which rules does this group play this clock by?",
+for the group page, the clock page and the hint form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
+from django.http import Http404
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from campaigns.models import (
+    Campaign,
+    ClockTranscription,
+    CommunityDefinition,
+    DefinitionReport,
+    Group,
+)
+from campaigns.services import CampaignError, CampaignState, campaign_state
+from config.errors import LimitReached
+from rules.canonical import canonical_json, fingerprint
+from rules.catalogue import get_clock
+from rules.clock import REBIRTH, Clock
+
+CONFIRMED_AT = 3  # independent groups typing the same rules
+MAX_RULES = 40  # the same bound as the transcription API: no clock comes near it
+MAX_VERSIONS_PER_HOUR = 30  # per user, transcriptions and adoptions together
+REASON_LENGTH = 500
+
+
+class TranscriptionLimitReached(CampaignError, LimitReached):
+    """A user saved or adopted too many versions in the last hour (429)."""
+
+
+# --- what a group may see -----------------------------------------------------------------
+
+
+def chapter_opened(group: Group, clock_id: str, state: CampaignState | None = None) -> bool:
+    """True when the group's campaign (``state``, read when not given) has opened the
+    chapter of ``clock_id`` (the Rebirth clock: once the Rebirth envelope may be opened).
+    The spoiler rule rests on this."""
+    state = state or campaign_state(group.current_campaign())
+    if clock_id == REBIRTH:
+        return state.campaign.kind == Campaign.Kind.REBIRTH or state.rebirth_unlocked
+    return state.chapter_open(int(clock_id.split("-")[0]))
+
+
+def sees_community(group: Group, clock_id: str, state: CampaignState | None = None) -> bool:
+    """The group shares (so it sees) and has opened the clock's chapter."""
+    return group.share_with_community and chapter_opened(group, clock_id, state)
+
+
+# --- the shared list ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SharedDefinition:
+    """One distinct definition of a clock held by other tables. ``groups``: the sharing
+    groups whose latest version typed it themselves (this group included, if it did)."""
+
+    fingerprint: str
+    clock: Clock
+    groups: int
+    mine: bool
+
+    @property
+    def confirmed(self) -> bool:
+        return self.groups >= CONFIRMED_AT
+
+    def to_json(self) -> dict[str, Any]:
+        """The public ``GET /api/groups/{id}/community/{clock}/`` item."""
+        return {
+            "fingerprint": self.fingerprint,
+            "definition": self.clock.to_json(),
+            "groups": self.groups,
+            "confirmed": self.confirmed,
+            "mine": self.mine,
+        }
+
+
+def shared_definitions(
+    group: Group, clock_id: str, state: CampaignState | None = None
+) -> list[SharedDefinition]:
+    """The definitions of ``clock_id`` that other sharing tables typed themselves, most
+    groups first. Http404 when the chapter is not opened; empty when the group opts out.
+
+    Two queries whatever the number of groups: one aggregate over the latest versions of the
+    clock (index ``transcription_community_idx``), one for the definitions themselves."""
+    if not chapter_opened(group, clock_id, state):
+        raise Http404
+    if not group.share_with_community:
+        return []
+    typed = Q(adopted=False)
+    rows = (
+        ClockTranscription.objects.filter(
+            clock_id=clock_id, latest=True, group__share_with_community=True
+        )
+        .values("fingerprint")
+        .annotate(
+            groups=Count("id", filter=typed),
+            others=Count("id", filter=typed & ~Q(group=group)),
+            mine=Count("id", filter=Q(group=group)),
+        )
+        .filter(others__gt=0)
+    )
+    counts = {row["fingerprint"]: row for row in rows}
+    definitions = CommunityDefinition.objects.filter(
+        clock_id=clock_id, fingerprint__in=list(counts), hidden=False
+    ).only("fingerprint", "definition")
+    shared = [
+        SharedDefinition(
+            fingerprint=d.fingerprint,
+            clock=Clock.from_json(d.definition),
+            groups=counts[d.fingerprint]["groups"],
+            mine=counts[d.fingerprint]["mine"] > 0,
+        )
+        for d in definitions
+    ]
+    shared.sort(key=lambda s: (-s.groups, s.fingerprint))
+    return shared
+
+
+def shared_definition(group: Group, clock_id: str, fingerprint_: str) -> SharedDefinition:
+    """One definition of the list (what the group may adopt or report), else Http404."""
+    for shared in shared_definitions(group, clock_id):
+        if shared.fingerprint == fingerprint_:
+            return shared
+    raise Http404
+
+
+# --- the best definition for a group ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DefinitionChoice:
+    """The rules a group plays a clock by, and where they come from: ``own`` (its latest
+    version ``version``), ``promoted`` (the site-wide default), ``shipped`` (the catalogue
+    file; ``clock.transcribed`` False when its special rules are unknown), or ``community``
+    (a confirmed definition of other tables, typed by ``groups`` of them)."""
+
+    source: str
+    clock: Clock
+    version: int = 0
+    fingerprint: str = ""
+    groups: int = 0
+
+    OWN = "own"
+    PROMOTED = "promoted"
+    SHIPPED = "shipped"
+    COMMUNITY = "community"
+
+
+def promoted_clock(clock_id: str) -> Clock | None:
+    """The definition staff promoted to the site-wide default for ``clock_id``, if any."""
+    row = CommunityDefinition.objects.filter(clock_id=clock_id, promoted=True).first()
+    return None if row is None else Clock.from_json(row.definition)
+
+
+def best_definition(
+    group: Group, clock_id: str, *, community: bool = True, state: CampaignState | None = None
+) -> DefinitionChoice:
+    """The best definition available for this group and clock, in this order: its own
+    latest version; the promoted one; the shipped one when its rules are known; with
+    ``community``, a confirmed definition other tables typed (only if the group sees them);
+    else the shipped one, rules unknown. The group page, the clock page and the hint form
+    all ask here."""
+    own = (
+        ClockTranscription.objects.filter(group=group, clock_id=clock_id, latest=True)
+        .only("definition", "version", "fingerprint")
+        .first()
+    )
+    if own is not None:
+        return DefinitionChoice(
+            DefinitionChoice.OWN, Clock.from_json(own.definition), own.version, own.fingerprint
+        )
+    promoted = promoted_clock(clock_id)
+    if promoted is not None:
+        return DefinitionChoice(DefinitionChoice.PROMOTED, promoted, 0, fingerprint(promoted))
+    shipped = get_clock(clock_id)
+    if community and not shipped.transcribed and sees_community(group, clock_id, state):
+        top = next(iter(shared_definitions(group, clock_id, state)), None)
+        if top is not None and top.confirmed:
+            return DefinitionChoice(
+                DefinitionChoice.COMMUNITY, top.clock, 0, top.fingerprint, top.groups
+            )
+    return DefinitionChoice(DefinitionChoice.SHIPPED, shipped, 0, fingerprint(shipped))
+
+
+def agreement_offer(
+    group: Group, choice: DefinitionChoice, state: CampaignState
+) -> SharedDefinition | None:
+    """For the next-clock card: the definition most tables typed, when the group has nothing
+    of its own for the clock (``choice``, from ``best_definition(community=False)``, has
+    no known rules) and sees other tables' definitions."""
+    if choice.clock.transcribed or not sees_community(group, choice.clock.id, state):
+        return None
+    return next(iter(shared_definitions(group, choice.clock.id, state)), None)
+
+
+def agreement_text(groups: int) -> str:
+    return ngettext(
+        "%(n)d table typed this clock's rules — use them?",
+        "%(n)d tables agree on this clock's rules — use them?",
+        groups,
+    ) % {"n": groups}
+
+
+# --- saving versions ----------------------------------------------------------------------
+
+
+def check_limits(user: User | None, clock: Clock) -> None:
+    """At most MAX_RULES rules, and MAX_VERSIONS_PER_HOUR new versions per user (typed or
+    adopted): both are how the shared list stays usable."""
+    if len(clock.rules) > MAX_RULES:
+        raise CampaignError(
+            _("A clock has at most %(max)d special rules.") % {"max": MAX_RULES}, "rules"
+        )
+    if user is None:
+        return
+    since = timezone.now() - timedelta(hours=1)
+    if (
+        ClockTranscription.objects.filter(author=user, created__gte=since).count()
+        >= MAX_VERSIONS_PER_HOUR
+    ):
+        raise TranscriptionLimitReached(
+            _("You saved %(n)d clock versions in the last hour; try again later.")
+            % {"n": MAX_VERSIONS_PER_HOUR},
+            "rules",
+        )
+
+
+def save_version(
+    group: Group, clock: Clock, user: User | None, adopted: bool = False
+) -> ClockTranscription:
+    """Store ``clock`` as the group's next version of its clock, in canonical form, and make
+    it the latest. A version typed to equal one the group adopted earlier stays adopted:
+    retyping what one copied is not independent."""
+    definition = canonical_json(clock)
+    print_ = fingerprint(clock)
+    with transaction.atomic():
+        Group.objects.select_for_update().get(pk=group.pk)  # versions are numbered in order
+        versions = ClockTranscription.objects.filter(group=group, clock_id=clock.id)
+        last = versions.order_by("-version").values_list("version", flat=True).first()
+        adopted = adopted or versions.filter(fingerprint=print_, adopted=True).exists()
+        versions.filter(latest=True).update(latest=False)
+        try:
+            with transaction.atomic():
+                CommunityDefinition.objects.get_or_create(
+                    clock_id=clock.id, fingerprint=print_, defaults={"definition": definition}
+                )
+        except IntegrityError:  # another table saved the same definition at the same moment
+            pass
+        return ClockTranscription.objects.create(
+            group=group,
+            clock_id=clock.id,
+            version=(last or 0) + 1,
+            definition=definition,
+            fingerprint=print_,
+            latest=True,
+            adopted=adopted,
+            author=user,
+        )
+
+
+def adopt(group: Group, clock_id: str, fingerprint_: str, user: User | None) -> ClockTranscription:
+    """Take over a definition other tables typed as the group's new version, recorded as
+    adopted. Http404 for a definition the group cannot see (unknown, hidden, another
+    chapter, opted out). The caller checked that the user may write."""
+    shared = shared_definition(group, clock_id, fingerprint_)
+    check_limits(user, shared.clock)
+    return save_version(group, shared.clock, user, adopted=True)
+
+
+def report(
+    group: Group, clock_id: str, fingerprint_: str, user: User, reason: str
+) -> DefinitionReport:
+    """A member reports a shared definition to the staff, with a reason (once per user and
+    definition: a second report replaces the reason)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise CampaignError(_("Say what is wrong with these rules."), "reason")
+    if len(reason) > REASON_LENGTH:
+        raise CampaignError(
+            _("A reason has at most %(max)d characters.") % {"max": REASON_LENGTH}, "reason"
+        )
+    shared_definition(group, clock_id, fingerprint_)
+    definition = CommunityDefinition.objects.get(clock_id=clock_id, fingerprint=fingerprint_)
+    row, _created = DefinitionReport.objects.update_or_create(
+        definition=definition, user=user, defaults={"group": group, "reason": reason}
+    )
+    return row
+
+
+# --- staff --------------------------------------------------------------------------------
+
+
+def promote(definition: CommunityDefinition) -> None:
+    """Make ``definition`` the site-wide default for its clock (replacing any other)."""
+    with transaction.atomic():
+        CommunityDefinition.objects.filter(clock_id=definition.clock_id, promoted=True).exclude(
+            pk=definition.pk
+        ).update(promoted=False)
+        definition.promoted, definition.hidden = True, False
+        definition.save(update_fields=["promoted", "hidden"])
+
+
+def hide(definition: CommunityDefinition) -> None:
+    """Offer ``definition`` to nobody (a promoted one stops being the default)."""
+    definition.hidden, definition.promoted = True, False
+    definition.save(update_fields=["hidden", "promoted"])

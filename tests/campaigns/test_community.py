@@ -1,0 +1,403 @@
+"""Transcriptions shared between tables (campaigns.community and its API): counting the
+tables behind each definition, adoption, spoilers, opting out, staff decisions, limits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from campaigns import community, services
+from campaigns.models import ClockTranscription, CommunityDefinition, DefinitionReport, Group
+from rules.canonical import fingerprint
+from rules.clock import Clock
+
+ApiAs = Callable[[str], APIClient]
+RULES = [
+    {"kind": "card_count", "segment": 6, "count": 3},
+    {"kind": "forbidden_values", "segment": 2, "values": [3, 7]},
+]
+REORDERED = [
+    {"kind": "forbidden_values", "segment": 2, "values": [7, 3]},
+    {"kind": "card_count", "segment": 6, "count": 3},
+]
+OTHER_RULES = [{"kind": "strictly_rising"}]
+
+
+def definition(rules: list[dict[str, Any]], clock_id: str = "2-1") -> dict[str, Any]:
+    return {"start": 1, "cap": 24, "rules": rules, "id": clock_id}
+
+
+def print_of(rules: list[dict[str, Any]], clock_id: str = "2-1") -> str:
+    return fingerprint(Clock.from_json(definition(rules, clock_id)))
+
+
+@pytest.fixture
+def table(db: None) -> Callable[..., Group]:
+    """table(name, chapter=2, share=True): another group, at that chapter, owned by a user
+    of its own."""
+    made: list[Group] = []
+
+    def _table(name: str, chapter: int = 2, share: bool = True) -> Group:
+        owner = User.objects.create_user(f"owner-{len(made)}-{name}")
+        group = services.create_group(owner, name, first_campaign=False)
+        services.new_campaign(group, start_chapter=chapter)
+        if not share:
+            group.share_with_community = False
+            group.save(update_fields=["share_with_community"])
+        made.append(group)
+        return group
+
+    return _table
+
+
+@pytest.fixture
+def at_chapter_2(group: Group) -> Group:
+    """The cast's group (Alice owner, Bob member, Dave viewer) playing chapter 2."""
+    services.new_campaign(group, start_chapter=2)
+    return group
+
+
+def typed(group: Group, rules: list[dict[str, Any]], clock_id: str = "2-1") -> ClockTranscription:
+    return services.transcribe(group, clock_id, definition(rules, clock_id), None)
+
+
+# --- counting ---------------------------------------------------------------------------
+
+
+def test_three_tables_typing_the_same_rules_in_any_order_confirm_them(
+    at_chapter_2: Group, table: Callable[..., Group]
+) -> None:
+    typed(table("A"), RULES)
+    typed(table("B"), REORDERED)
+    shared = community.shared_definitions(at_chapter_2, "2-1")
+    assert [(s.fingerprint, s.groups, s.confirmed) for s in shared] == [(print_of(RULES), 2, False)]
+    typed(table("C"), RULES)
+    (shared_now,) = community.shared_definitions(at_chapter_2, "2-1")
+    assert shared_now.groups == 3 and shared_now.confirmed
+    assert shared_now.to_json()["definition"]["rules"] == [
+        {"kind": "card_count", "segment": 6, "count": 3},
+        {"kind": "forbidden_values", "segment": 2, "values": [3, 7]},
+    ]
+
+
+def test_adoption_never_raises_the_count(
+    at_chapter_2: Group, table: Callable[..., Group], alice: User
+) -> None:
+    typed(table("A"), RULES)
+    typed(table("B"), RULES)
+    for name in ("C", "D", "E"):
+        community.adopt(table(name), "2-1", print_of(RULES), None)
+    row = community.adopt(at_chapter_2, "2-1", print_of(RULES), alice)
+    assert row.adopted and row.latest and row.version == 1
+    (shared,) = community.shared_definitions(at_chapter_2, "2-1")
+    assert shared.groups == 2 and not shared.confirmed and shared.mine
+
+
+def test_retyping_an_adopted_definition_stays_adopted(
+    at_chapter_2: Group, table: Callable[..., Group]
+) -> None:
+    typed(table("A"), RULES)
+    community.adopt(at_chapter_2, "2-1", print_of(RULES), None)
+    typed(at_chapter_2, OTHER_RULES)
+    again = typed(at_chapter_2, REORDERED)
+    assert again.adopted
+    (shared, *_rest) = community.shared_definitions(at_chapter_2, "2-1")
+    assert shared.fingerprint == print_of(RULES) and shared.groups == 1
+
+
+def test_only_each_groups_latest_version_counts(
+    at_chapter_2: Group, table: Callable[..., Group]
+) -> None:
+    changed_mind = table("A")
+    typed(changed_mind, RULES)
+    typed(changed_mind, OTHER_RULES)
+    typed(table("B"), RULES)
+    counts = {s.fingerprint: s.groups for s in community.shared_definitions(at_chapter_2, "2-1")}
+    assert counts == {print_of(RULES): 1, print_of(OTHER_RULES): 1}
+    assert ClockTranscription.objects.filter(group=changed_mind, latest=True).count() == 1
+
+
+def test_a_definition_only_my_table_typed_is_not_listed(at_chapter_2: Group) -> None:
+    typed(at_chapter_2, RULES)
+    assert community.shared_definitions(at_chapter_2, "2-1") == []
+
+
+def test_the_list_costs_the_same_queries_for_two_or_forty_tables(
+    at_chapter_2: Group, table: Callable[..., Group]
+) -> None:
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            community.shared_definitions(at_chapter_2, "2-1")
+        return len(captured.captured_queries)
+
+    typed(table("A"), RULES)
+    typed(table("B"), OTHER_RULES)
+    few = queries()
+    for n in range(38):
+        typed(table(f"T{n}"), [*RULES, {"kind": "max_cards", "segment": 1, "count": n % 5 + 2}])
+    assert len(community.shared_definitions(at_chapter_2, "2-1")) == 7
+    assert queries() == few
+
+
+# --- spoilers and opting out ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("role", ["owner", "member", "viewer"])
+def test_a_clock_of_a_chapter_not_opened_is_404_for_every_role(
+    api_as: ApiAs, at_chapter_2: Group, table: Callable[..., Group], role: str
+) -> None:
+    typed(table("A", chapter=3), RULES, "3-1")
+    assert api_as(role).get(f"/api/groups/{at_chapter_2.pk}/community/3-1/").status_code == 404
+    assert api_as(role).get(f"/api/groups/{at_chapter_2.pk}/community/2-1/").status_code == 200
+    response = api_as(role).post(
+        f"/api/groups/{at_chapter_2.pk}/transcriptions/adopt/",
+        {"clock": "3-1", "fingerprint": print_of(RULES, "3-1")},
+        format="json",
+    )
+    assert response.status_code == (403 if role == "viewer" else 404)
+
+
+def test_an_outsider_sees_nothing(
+    api_as: ApiAs, at_chapter_2: Group, table: Callable[..., Group]
+) -> None:
+    typed(table("A"), RULES)
+    assert (
+        api_as("outsider").get(f"/api/groups/{at_chapter_2.pk}/community/2-1/").status_code == 404
+    )
+    response = api_as("outsider").post(
+        f"/api/groups/{at_chapter_2.pk}/transcriptions/adopt/",
+        {"clock": "2-1", "fingerprint": print_of(RULES)},
+        format="json",
+    )
+    assert response.status_code == 404
+
+
+def test_a_table_that_opts_out_neither_shares_nor_sees(
+    at_chapter_2: Group, table: Callable[..., Group]
+) -> None:
+    quiet = table("Quiet", share=False)
+    typed(quiet, RULES)
+    typed(table("A"), OTHER_RULES)
+    assert [s.fingerprint for s in community.shared_definitions(at_chapter_2, "2-1")] == [
+        print_of(OTHER_RULES)
+    ]
+    assert community.shared_definitions(quiet, "2-1") == []
+    with pytest.raises(community.Http404):
+        community.adopt(quiet, "2-1", print_of(OTHER_RULES), None)
+
+
+# --- the API ----------------------------------------------------------------------------
+
+
+def test_the_list_api_answers_each_definition_with_its_tables(
+    api_as: ApiAs, at_chapter_2: Group, table: Callable[..., Group]
+) -> None:
+    for name in "ABC":
+        typed(table(name), RULES)
+    typed(at_chapter_2, RULES)
+    typed(table("D"), OTHER_RULES)
+    response = api_as("viewer").get(f"/api/groups/{at_chapter_2.pk}/community/2-1/")
+    assert response.status_code == 200
+    first, second = response.json()
+    assert first["fingerprint"] == print_of(RULES)
+    assert (first["groups"], first["confirmed"], first["mine"]) == (4, True, True)
+    assert (second["groups"], second["confirmed"], second["mine"]) == (1, False, False)
+    assert Clock.from_json(second["definition"]).rules[0].kind == "strictly_rising"
+
+
+def test_adopting_records_a_new_adopted_version_equal_to_the_definition(
+    api_as: ApiAs, at_chapter_2: Group, table: Callable[..., Group]
+) -> None:
+    typed(table("A"), REORDERED)
+    typed(at_chapter_2, OTHER_RULES)
+    response = api_as("member").post(
+        f"/api/groups/{at_chapter_2.pk}/transcriptions/adopt/",
+        {"clock": "2-1", "fingerprint": print_of(RULES)},
+        format="json",
+    )
+    assert response.status_code == 201
+    body = response.json()
+    assert (body["version"], body["adopted"], body["fingerprint"]) == (2, True, print_of(RULES))
+    clock, version = services.clock_for_group(at_chapter_2, "2-1")
+    assert version == 2 and fingerprint(clock) == print_of(RULES)
+    row = ClockTranscription.objects.get(group=at_chapter_2, version=2)
+    assert row.adopted and row.latest and row.author is not None
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ({"clock": "2-1", "fingerprint": "0123456789ab"}, 404),
+        ({"clock": "9-9", "fingerprint": "0123456789ab"}, 404),
+        ({"clock": "2-1"}, 400),
+    ],
+    ids=["unknown-fingerprint", "unknown-clock", "no-fingerprint"],
+)
+def test_adopting_refuses_what_it_cannot_find(
+    api_as: ApiAs, at_chapter_2: Group, body: dict[str, str], status: int
+) -> None:
+    url = f"/api/groups/{at_chapter_2.pk}/transcriptions/adopt/"
+    assert api_as("member").post(url, body, format="json").status_code == status
+    assert not ClockTranscription.objects.filter(group=at_chapter_2).exists()
+
+
+def test_adopting_answers_only_post(api_as: ApiAs, at_chapter_2: Group) -> None:
+    url = f"/api/groups/{at_chapter_2.pk}/transcriptions/adopt/"
+    assert api_as("member").get(url).status_code == 405
+
+
+def test_a_viewer_may_not_adopt(
+    api_as: ApiAs, at_chapter_2: Group, table: Callable[..., Group]
+) -> None:
+    typed(table("A"), RULES)
+    response = api_as("viewer").post(
+        f"/api/groups/{at_chapter_2.pk}/transcriptions/adopt/",
+        {"clock": "2-1", "fingerprint": print_of(RULES)},
+        format="json",
+    )
+    assert response.status_code == 403
+    assert not ClockTranscription.objects.filter(group=at_chapter_2).exists()
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "Unknown rule kind 'secret_symbol'"),
+        ("nl", "Onbekende regelsoort 'secret_symbol'"),
+        ("ja", "不明なルールの種類'secret_symbol'です"),
+    ],
+)
+def test_a_definition_outside_the_rule_vocabulary_is_400_in_the_readers_language(
+    api_as: ApiAs, at_chapter_2: Group, lang: str, expected: str
+) -> None:
+    response = api_as("member").post(
+        f"/api/groups/{at_chapter_2.pk}/transcriptions/",
+        {"clock": "2-1", "rules": [{"kind": "secret_symbol", "segment": 2}]},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE=lang,
+    )
+    assert response.status_code == 400
+    assert response.json()["rules[0].kind"][0].startswith(expected)
+    assert not ClockTranscription.objects.exists() and not CommunityDefinition.objects.exists()
+
+
+def test_a_member_reports_a_definition_with_a_reason(
+    api_as: ApiAs, at_chapter_2: Group, table: Callable[..., Group], bob: User
+) -> None:
+    typed(table("A"), RULES)
+    url = f"/api/groups/{at_chapter_2.pk}/community/2-1/{print_of(RULES)}/report/"
+    assert api_as("member").post(url, {"reason": " "}, format="json").status_code == 400
+    assert api_as("viewer").post(url, {"reason": "Wrong"}, format="json").status_code == 403
+    assert api_as("member").get(url).status_code == 405
+    response = api_as("member").post(url, {"reason": "Segment 2 forbids 8, not 7."}, format="json")
+    assert response.status_code == 201
+    report = DefinitionReport.objects.get()
+    assert (report.user, report.group, report.reason) == (
+        bob,
+        at_chapter_2,
+        "Segment 2 forbids 8, not 7.",
+    )
+    assert report.definition.fingerprint == print_of(RULES)
+    bad = url.replace(print_of(RULES), "0123456789ab")
+    assert api_as("member").post(bad, {"reason": "x"}, format="json").status_code == 404
+
+
+# --- staff decisions ----------------------------------------------------------------------
+
+
+def test_a_hidden_definition_is_offered_to_nobody(
+    at_chapter_2: Group, table: Callable[..., Group]
+) -> None:
+    typed(table("A"), RULES)
+    community.hide(CommunityDefinition.objects.get(fingerprint=print_of(RULES)))
+    assert community.shared_definitions(at_chapter_2, "2-1") == []
+    with pytest.raises(community.Http404):
+        community.adopt(at_chapter_2, "2-1", print_of(RULES), None)
+
+
+def test_a_promoted_definition_is_played_like_a_shipped_one(
+    at_chapter_2: Group, table: Callable[..., Group]
+) -> None:
+    typed(table("A"), OTHER_RULES)
+    typed(table("B"), RULES)
+    community.promote(CommunityDefinition.objects.get(fingerprint=print_of(OTHER_RULES)))
+    community.promote(CommunityDefinition.objects.get(fingerprint=print_of(RULES)))
+    assert CommunityDefinition.objects.filter(promoted=True).count() == 1
+    clock, version = services.clock_for_group(at_chapter_2, "2-1")
+    assert fingerprint(clock) == print_of(RULES) and version == 0 and clock.transcribed
+    choice = community.best_definition(at_chapter_2, "2-1")
+    assert choice.source == "promoted"
+    typed(at_chapter_2, OTHER_RULES)  # the group's own still comes first
+    assert community.best_definition(at_chapter_2, "2-1").source == "own"
+
+
+def test_the_best_definition_offers_a_confirmed_one_only(
+    at_chapter_2: Group, table: Callable[..., Group]
+) -> None:
+    typed(table("A"), RULES)
+    typed(table("B"), RULES)
+    assert community.best_definition(at_chapter_2, "2-1").source == "shipped"
+    typed(table("C"), RULES)
+    choice = community.best_definition(at_chapter_2, "2-1")
+    assert (choice.source, choice.fingerprint, choice.groups) == ("community", print_of(RULES), 3)
+    assert community.best_definition(at_chapter_2, "2-1", community=False).source == "shipped"
+    assert services.clock_for_group(at_chapter_2, "2-1")[0].transcribed is False
+
+
+# --- limits -------------------------------------------------------------------------------
+
+
+def test_a_clock_has_at_most_40_rules(at_chapter_2: Group) -> None:
+    many = [
+        {"kind": "value_range", "segment": s % 6 + 1, "min": 0, "max": 100 + s} for s in range(41)
+    ]
+    with pytest.raises(services.CampaignError, match="at most 40"):
+        typed(at_chapter_2, many)
+    assert not ClockTranscription.objects.exists()
+
+
+def test_a_user_saving_too_many_versions_in_an_hour_is_told_to_wait(
+    api_as: ApiAs, at_chapter_2: Group, alice: User, table: Callable[..., Group]
+) -> None:
+    typed(table("A"), RULES)
+    ClockTranscription.objects.bulk_create(
+        ClockTranscription(
+            group=at_chapter_2,
+            clock_id="3-1",
+            version=n + 1,
+            definition=definition([], "3-1"),
+            author=alice,
+            created=timezone.now() - timedelta(minutes=n),
+        )
+        for n in range(community.MAX_VERSIONS_PER_HOUR)
+    )
+    response = api_as("owner").post(
+        f"/api/groups/{at_chapter_2.pk}/transcriptions/adopt/",
+        {"clock": "2-1", "fingerprint": print_of(RULES)},
+        format="json",
+    )
+    assert response.status_code == 429
+    response = api_as("owner").post(
+        f"/api/groups/{at_chapter_2.pk}/transcriptions/",
+        {"clock": "2-1", "rules": RULES},
+        format="json",
+    )
+    assert response.status_code == 429
+    assert not ClockTranscription.objects.filter(group=at_chapter_2, clock_id="2-1").exists()
+    ClockTranscription.objects.filter(author=alice).update(
+        created=timezone.now() - timedelta(hours=2)
+    )
+    response = api_as("owner").post(
+        f"/api/groups/{at_chapter_2.pk}/transcriptions/adopt/",
+        {"clock": "2-1", "fingerprint": print_of(RULES)},
+        format="json",
+    )
+    assert response.status_code == 201

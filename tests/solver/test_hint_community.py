@@ -1,0 +1,108 @@
+"""A hint for a clock the group has not transcribed uses the definition other tables
+confirmed, says so, and records it; it never falls back silently to the base rules. The
+broker is replaced by a list of sent ids (the solver itself is tested elsewhere)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from campaigns import services as campaign_services
+from campaigns.models import Group
+from rules.canonical import fingerprint
+from rules.clock import Clock
+from solver.models import HintRequest
+
+pytestmark = pytest.mark.django_db
+RULES = [
+    {"kind": "card_count", "segment": 6, "count": 3},
+    {"kind": "forbidden_values", "segment": 2, "values": [3, 7]},
+]
+CONFIRMED = fingerprint(Clock.from_json({"id": "2-1", "rules": RULES}))
+ASK = {"players": "3", "colours": "SSMM/MMSS/SMSM", "face_up": "3", "clock": "2-1"}
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    ids: list[int] = []
+    monkeypatch.setattr(
+        "solver.tasks.run_hint.apply_async", lambda args, **kwargs: ids.append(args[0])
+    )
+    monkeypatch.setattr("solver.services.transaction.on_commit", lambda func, **kw: func())
+    return ids
+
+
+@pytest.fixture
+def group(alice: User) -> Group:
+    """Alice's table at chapter 2; three other tables typed the same rules for clock 2-1."""
+    group = campaign_services.create_group(alice, "Tuesday table", first_campaign=False)
+    campaign_services.new_campaign(group, start_chapter=2)
+    for n in range(3):
+        other = campaign_services.create_group(User.objects.create_user(f"t{n}"), f"T{n}")
+        campaign_services.new_campaign(other, start_chapter=2)
+        campaign_services.transcribe(other, "2-1", {"rules": RULES[:: 1 if n else -1]}, None)
+    return group
+
+
+def test_the_form_offers_the_confirmed_definition_with_a_note(
+    group: Group, login: Callable[[User], Client], alice: User
+) -> None:
+    page = login(alice).get(f"/hints/new/?group={group.pk}")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'class="note community-offer"' in html and CONFIRMED in html
+    assert 'name="community"' in html and "checked" in html.split('name="community"')[1][:40]
+
+
+def test_the_hint_uses_the_confirmed_definition_and_says_so(
+    group: Group, login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    client = login(alice)
+    response = client.post("/hints/new/", {**ASK, "group": group.pk, "community": "on"})
+    assert response.status_code == 302
+    hint = HintRequest.objects.get()
+    assert (hint.definition_source, hint.definition_fingerprint) == ("community", CONFIRMED)
+    assert fingerprint(Clock.from_json(hint.clock_definition)) == CONFIRMED
+    assert not hint.base_rules and sent == [hint.pk]
+    detail = client.get(response["Location"]).content.decode()
+    assert "rules other tables transcribed" in detail and CONFIRMED in detail
+
+
+def test_without_the_offer_it_never_falls_back_silently_to_the_base_rules(
+    group: Group, login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    response = login(alice).post("/hints/new/", {**ASK, "group": group.pk})
+    assert response.status_code == 400
+    assert "not transcribed yet" in response.content.decode()
+    assert not HintRequest.objects.exists() and sent == []
+
+
+def test_the_groups_own_transcription_wins_over_the_offer(
+    group: Group, login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    campaign_services.transcribe(group, "2-1", {"rules": [{"kind": "strictly_rising"}]}, alice)
+    client = login(alice)
+    assert "community-offer" not in client.get(f"/hints/new/?group={group.pk}").content.decode()
+    client.post("/hints/new/", {**ASK, "group": group.pk, "community": "on"})
+    hint = HintRequest.objects.get()
+    assert hint.definition_source == "own"
+    assert Clock.from_json(hint.clock_definition).rules[0].kind == "strictly_rising"
+
+
+def test_the_api_asks_for_the_confirmed_definition_explicitly(
+    group: Group, alice: User, sent: list[int]
+) -> None:
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(alice)
+    body: dict[str, Any] = {"clock": "2-1", "colours": "SSMM/MMSS/SMSM", "group": group.pk}
+    assert client.post("/api/hints/", body, format="json").status_code == 400
+    response = client.post("/api/hints/", {**body, "community": True}, format="json")
+    assert response.status_code == 202
+    data = response.json()
+    assert (data["definition_source"], data["definition_fingerprint"]) == ("community", CONFIRMED)
