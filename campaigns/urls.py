@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from campaigns import views
+from campaigns import community_views, views
 
 group = "groups/<int:group_id>/"
 
@@ -19,10 +19,21 @@ pages = [
     path(group + "sleeve/", views.sleeve, name="sleeve"),
     path(group + "clocks/<str:clock_id>/", views.clock_page, name="clock"),
     path(group + "clocks/<str:clock_id>/edit/", views.transcribe, name="transcribe"),
+    path(
+        group + "clocks/<str:clock_id>/community/use/",
+        community_views.adopt,
+        name="community_adopt",
+    ),
+    path(
+        group + "clocks/<str:clock_id>/community/report/",
+        community_views.report,
+        name="community_report",
+    ),
     path(group + "members/", views.members, name="members"),
     path(group + "members/<int:member_id>/", views.member_change, name="member"),
     path(group + "players/<int:player_id>/", views.player_change, name="player"),
     path(group + "settings/", views.settings_page, name="settings"),
+    path(group + "settings/sharing/", community_views.sharing, name="sharing"),
     path(group + "statistics/", views.stats_page, name="stats"),
     path(group + "export.json", views.export_json, name="export_json"),
     path(group + "export.csv", views.export_csv, name="export_csv"),

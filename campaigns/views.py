@@ -26,9 +26,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
-from campaigns import exports, services
+from campaigns import community, exports, services
 from campaigns.access import get_group_for_user, live_version
 from campaigns.board import chapter_map, clock_state, state_labels
+from campaigns.community_views import community_section
 from campaigns.editor import kind_name, param_inputs, rule_from_params
 from campaigns.forms import (
     AttemptForm,
@@ -165,7 +166,12 @@ def _board_context(
     recent = list(campaign.attempts.order_by("-id")[:5])
     next_clock = state.next_clock
     if next_clock is not None:
-        clock, version = services.clock_for_group(group, next_clock)
+        choice = community.best_definition(group, next_clock, community=False, state=state)
+        clock, version = choice.clock, choice.version
+        context["offer"] = community.agreement_offer(group, choice, state)
+        if context["offer"] is not None:
+            context["offer_text"] = community.agreement_text(context["offer"].groups)
+            context["offer_rules"] = context["offer"].clock.describe(current_lang())
         present = len(today.players.all()) if today else 0
         # Who is at the table tonight says the player count; else the last attempt's.
         players = present if present in PLAYER_COUNTS else (recent[0].players if recent else 3)
@@ -512,6 +518,7 @@ def clock_page(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) 
     kind = clock_state(state, clock_id) if clock_id in state.by_id else "locked"
     hidden = kind == "locked" and request.GET.get("spoilers") != "1"
     clock, version = services.clock_for_group(group, clock_id)
+    shared = {} if hidden else community_section(group, clock_id, clock, version, state)
     # Every attempt of the group's history at this clock: a new campaign does not erase what
     # the table already tried here (earlier campaigns' rows are marked).
     attempts = Attempt.objects.filter(campaign__group=group, clock_id=clock_id).select_related(
@@ -533,6 +540,7 @@ def clock_page(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) 
             "attempts": attempts.order_by("id"),
             "campaign": campaign,
             "versions": group.transcriptions.filter(clock_id=clock_id),
+            **shared,
         },
     )
 
@@ -635,6 +643,9 @@ def transcribe(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) 
     status = 400 if form.errors or new_rule_error else 200
     if request.htmx:
         return render(request, "campaigns/transcribe.html#editor", context)
+    # Other tables' definitions, compared with the version saved (not the draft).
+    state = services.campaign_state(group.current_campaign())
+    context.update(community_section(group, clock_id, clock, version, state))
     return render(request, "campaigns/transcribe.html", context, status=status)
 
 
