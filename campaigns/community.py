@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import cached_property
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -78,13 +79,19 @@ def sees_community(group: Group, clock_id: str, state: CampaignState | None = No
 
 @dataclass(frozen=True)
 class SharedDefinition:
-    """One distinct definition of a clock held by other tables. ``groups``: the sharing
-    groups whose latest version typed it themselves (this group included, if it did)."""
+    """One distinct definition of a clock held by other tables: ``definition`` its canonical
+    JSON as stored, ``groups`` the sharing groups whose latest version typed it themselves
+    (this group included, if it did)."""
 
     fingerprint: str
-    clock: Clock
+    definition: dict[str, Any]
     groups: int
     mine: bool
+
+    @cached_property
+    def clock(self) -> Clock:
+        # Read only when drawn or adopted: the API answers the stored JSON as it is.
+        return Clock.from_json(self.definition)
 
     @property
     def confirmed(self) -> bool:
@@ -94,7 +101,7 @@ class SharedDefinition:
         """The public ``GET /api/groups/{id}/community/{clock}/`` item."""
         return {
             "fingerprint": self.fingerprint,
-            "definition": self.clock.to_json(),
+            "definition": self.definition,
             "groups": self.groups,
             "confirmed": self.confirmed,
             "mine": self.mine,
@@ -114,10 +121,11 @@ def shared_definitions(
     if not group.share_with_community:
         return []
     typed = Q(adopted=False)
+    # The few groups that opt out, excluded by id: no join to the groups per row.
+    silent = Group.objects.filter(share_with_community=False).values("id")
     rows = (
-        ClockTranscription.objects.filter(
-            clock_id=clock_id, latest=True, group__share_with_community=True
-        )
+        ClockTranscription.objects.filter(clock_id=clock_id, latest=True)
+        .exclude(group__in=silent)
         .values("fingerprint")
         .annotate(
             groups=Count("id", filter=typed),
@@ -133,7 +141,7 @@ def shared_definitions(
     shared = [
         SharedDefinition(
             fingerprint=d.fingerprint,
-            clock=Clock.from_json(d.definition),
+            definition=d.definition,
             groups=counts[d.fingerprint]["groups"],
             mine=counts[d.fingerprint]["mine"] > 0,
         )

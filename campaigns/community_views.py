@@ -25,6 +25,8 @@ from rules.canonical import differences
 from rules.clock import Clock
 from rules.svg import clock_svg
 
+SHOWN = 10  # definitions drawn on the page, most tables first; the API lists them all
+
 
 def community_section(
     group: Group, clock_id: str, ours: Clock, version: int, state: CampaignState
@@ -40,20 +42,22 @@ def community_section(
     lang = current_lang()
     compare_to = ours if version or ours.transcribed else None
     items = []
-    for shared in community.shared_definitions(group, clock_id, state):
+    every = community.shared_definitions(group, clock_id, state)
+    for shared in every[:SHOWN]:
         found = differences(shared.clock, compare_to)
         items.append(
             {
                 "shared": shared,
                 "face": clock_svg(shared.clock, lang=lang, differences=found),
-                "rules": shared.clock.describe(lang),
+                # Each rule's sentence, and whether the group's own rules lack it.
+                "rules": [(r.describe(lang), found.highlights(r)) for r in shared.clock.rules],
                 "differs": bool(found),
                 "missing": [rule.describe(lang) for rule in found.missing],
                 "start_differs": found.start,
                 "cap_differs": found.cap,
             }
         )
-    return {"community": {"sharing": True, "items": items}}
+    return {"community": {"sharing": True, "items": items, "more": len(every[SHOWN:])}}
 
 
 def _clock_or_404(clock_id: str) -> str:

@@ -341,9 +341,10 @@ class ClockTranscription(models.Model):
         ]
         indexes = [
             # campaigns.community.shared_definitions: the groups behind each distinct
-            # definition of one clock, counting every group's latest version once.
+            # definition of one clock, counting every group's latest version once. Adopted
+            # and group ride along so the count is read from the index alone.
             models.Index(
-                fields=["clock_id", "fingerprint"],
+                fields=["clock_id", "fingerprint", "adopted", "group"],
                 condition=Q(latest=True),
                 name="transcription_community_idx",
             ),

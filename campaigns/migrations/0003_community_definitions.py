@@ -96,7 +96,7 @@ class Migration(migrations.Migration):
             model_name="clocktranscription",
             index=models.Index(
                 condition=models.Q(("latest", True)),
-                fields=["clock_id", "fingerprint"],
+                fields=["clock_id", "fingerprint", "adopted", "group"],
                 name="transcription_community_idx",
             ),
         ),
