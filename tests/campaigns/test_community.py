@@ -20,15 +20,15 @@ from rules.canonical import fingerprint
 from rules.clock import Clock
 
 ApiAs = Callable[[str], APIClient]
-RULES = [
+RULES: list[dict[str, Any]] = [
     {"kind": "card_count", "segment": 6, "count": 3},
     {"kind": "forbidden_values", "segment": 2, "values": [3, 7]},
 ]
-REORDERED = [
+REORDERED: list[dict[str, Any]] = [
     {"kind": "forbidden_values", "segment": 2, "values": [7, 3]},
     {"kind": "card_count", "segment": 6, "count": 3},
 ]
-OTHER_RULES = [{"kind": "strictly_rising"}]
+OTHER_RULES: list[dict[str, Any]] = [{"kind": "strictly_rising"}]
 
 
 def definition(rules: list[dict[str, Any]], clock_id: str = "2-1") -> dict[str, Any]:

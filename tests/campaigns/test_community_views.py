@@ -17,11 +17,14 @@ from rules.canonical import fingerprint
 from rules.clock import Clock
 
 AsRole = Callable[[str], Client]
-RULES = [
+RULES: list[dict[str, Any]] = [
     {"kind": "card_count", "segment": 6, "count": 3},
     {"kind": "forbidden_values", "segment": 2, "values": [3, 7]},
 ]
-RIVAL = [{"kind": "card_count", "segment": 6, "count": 3}, {"kind": "strictly_rising"}]
+RIVAL: list[dict[str, Any]] = [
+    {"kind": "card_count", "segment": 6, "count": 3},
+    {"kind": "strictly_rising"},
+]
 
 
 def print_of(rules: list[dict[str, Any]], clock_id: str = "2-1") -> str:

@@ -15,12 +15,12 @@ from rules.canonical import fingerprint
 from rules.clock import Clock
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-OURS = [{"kind": "card_count", "segment": 6, "count": 3}]
-AGREED = [
+OURS: list[dict[str, Any]] = [{"kind": "card_count", "segment": 6, "count": 3}]
+AGREED: list[dict[str, Any]] = [
     {"kind": "card_count", "segment": 6, "count": 3},
     {"kind": "forbidden_values", "segment": 2, "values": [3, 7]},
 ]
-RIVAL = [
+RIVAL: list[dict[str, Any]] = [
     {"kind": "card_count", "segment": 6, "count": 2},
     {"kind": "equal_neighbours", "segments": [3, 4]},
 ]

@@ -18,7 +18,7 @@ from rules.clock import Clock
 from solver.models import HintRequest
 
 pytestmark = pytest.mark.django_db
-RULES = [
+RULES: list[dict[str, Any]] = [
     {"kind": "card_count", "segment": 6, "count": 3},
     {"kind": "forbidden_values", "segment": 2, "values": [3, 7]},
 ]
