@@ -110,6 +110,7 @@ def main() -> None:
     parser.add_argument("--groups", type=int, default=10_000)
     parser.add_argument("--repeats", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--profile", action="store_true", help="print where a list call spends")
     args = parser.parse_args()
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -152,6 +153,14 @@ def main() -> None:
         uses_index = any("transcription_community_idx" in line for line in plan)
         print(f"uses transcription_community_idx: {uses_index}")
 
+        if args.profile:
+            import cProfile
+            import pstats
+
+            with cProfile.Profile() as profiler:
+                for _ in range(20):
+                    community.shared_definitions(viewer, "2-1")
+            pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
         wall, cpu = _time(lambda: community.shared_definitions(viewer, "2-1"), args.repeats)
         print(f"service community.shared_definitions, wall: {_percentiles(wall)}")
         print(f"service community.shared_definitions, CPU:  {_percentiles(cpu)}")

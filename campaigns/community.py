@@ -137,15 +137,15 @@ def shared_definitions(
     counts = {row["fingerprint"]: row for row in rows}
     definitions = CommunityDefinition.objects.filter(
         clock_id=clock_id, fingerprint__in=list(counts), hidden=False
-    ).only("fingerprint", "definition")
+    ).values_list("fingerprint", "definition")
     shared = [
         SharedDefinition(
-            fingerprint=d.fingerprint,
-            definition=d.definition,
-            groups=counts[d.fingerprint]["groups"],
-            mine=counts[d.fingerprint]["mine"] > 0,
+            fingerprint=print_,
+            definition=definition,
+            groups=counts[print_]["groups"],
+            mine=counts[print_]["mine"] > 0,
         )
-        for d in definitions
+        for print_, definition in definitions
     ]
     shared.sort(key=lambda s: (-s.groups, s.fingerprint))
     return shared
