@@ -21,15 +21,13 @@ for the group page, the clock page and the hint form.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
 from functools import cached_property
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Count, Q
 from django.http import Http404
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -40,20 +38,19 @@ from campaigns.models import (
     DefinitionReport,
     Group,
 )
-from campaigns.services import CampaignError, CampaignState, campaign_state
-from config.errors import LimitReached
-from rules.canonical import canonical_json, fingerprint
-from rules.catalogue import get_clock
+from campaigns.services import (
+    CampaignError,
+    CampaignState,
+    DefinitionChoice,
+    campaign_state,
+    check_transcription_limits,
+    played_definition,
+    save_version,
+)
 from rules.clock import REBIRTH, Clock
 
 CONFIRMED_AT = 3  # independent groups typing the same rules
-MAX_RULES = 40  # the same bound as the transcription API: no clock comes near it
-MAX_VERSIONS_PER_HOUR = 30  # per user, transcriptions and adoptions together
 REASON_LENGTH = 500
-
-
-class TranscriptionLimitReached(CampaignError, LimitReached):
-    """A user saved or adopted too many versions in the last hour (429)."""
 
 
 # --- what a group may see -----------------------------------------------------------------
@@ -162,59 +159,22 @@ def shared_definition(group: Group, clock_id: str, fingerprint_: str) -> SharedD
 # --- the best definition for a group ------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class DefinitionChoice:
-    """The rules a group plays a clock by, and where they come from: ``own`` (its latest
-    version ``version``), ``promoted`` (the site-wide default), ``shipped`` (the catalogue
-    file; ``clock.transcribed`` False when its special rules are unknown), or ``community``
-    (a confirmed definition of other tables, typed by ``groups`` of them)."""
-
-    source: str
-    clock: Clock
-    version: int = 0
-    fingerprint: str = ""
-    groups: int = 0
-
-    OWN = "own"
-    PROMOTED = "promoted"
-    SHIPPED = "shipped"
-    COMMUNITY = "community"
-
-
-def promoted_clock(clock_id: str) -> Clock | None:
-    """The definition staff promoted to the site-wide default for ``clock_id``, if any."""
-    row = CommunityDefinition.objects.filter(clock_id=clock_id, promoted=True).first()
-    return None if row is None else Clock.from_json(row.definition)
-
-
 def best_definition(
     group: Group, clock_id: str, *, community: bool = True, state: CampaignState | None = None
 ) -> DefinitionChoice:
     """The best definition available for this group and clock, in this order: its own
     latest version; the promoted one; the shipped one when its rules are known; with
     ``community``, a confirmed definition other tables typed (only if the group sees them);
-    else the shipped one, rules unknown. The group page, the clock page and the hint form
-    all ask here."""
-    own = (
-        ClockTranscription.objects.filter(group=group, clock_id=clock_id, latest=True)
-        .only("definition", "version", "fingerprint")
-        .first()
-    )
-    if own is not None:
-        return DefinitionChoice(
-            DefinitionChoice.OWN, Clock.from_json(own.definition), own.version, own.fingerprint
-        )
-    promoted = promoted_clock(clock_id)
-    if promoted is not None:
-        return DefinitionChoice(DefinitionChoice.PROMOTED, promoted, 0, fingerprint(promoted))
-    shipped = get_clock(clock_id)
-    if community and not shipped.transcribed and sees_community(group, clock_id, state):
-        top = next(iter(shared_definitions(group, clock_id, state)), None)
-        if top is not None and top.confirmed:
-            return DefinitionChoice(
-                DefinitionChoice.COMMUNITY, top.clock, 0, top.fingerprint, top.groups
-            )
-    return DefinitionChoice(DefinitionChoice.SHIPPED, shipped, 0, fingerprint(shipped))
+    else the shipped one, rules unknown (``services.played_definition`` without the last
+    step). The hint form and its API ask here; the group page offers the community step
+    as a question (``agreement_offer``) instead."""
+    played = played_definition(group, clock_id)
+    if played.clock.transcribed or not community or not sees_community(group, clock_id, state):
+        return played
+    top = next(iter(shared_definitions(group, clock_id, state)), None)
+    if top is None or not top.confirmed:
+        return played
+    return DefinitionChoice(DefinitionChoice.COMMUNITY, top.clock, 0, top.fingerprint, top.groups)
 
 
 def agreement_offer(
@@ -239,66 +199,12 @@ def agreement_text(groups: int) -> str:
 # --- saving versions ----------------------------------------------------------------------
 
 
-def check_limits(user: User | None, clock: Clock) -> None:
-    """At most MAX_RULES rules, and MAX_VERSIONS_PER_HOUR new versions per user (typed or
-    adopted): both are how the shared list stays usable."""
-    if len(clock.rules) > MAX_RULES:
-        raise CampaignError(
-            _("A clock has at most %(max)d special rules.") % {"max": MAX_RULES}, "rules"
-        )
-    if user is None:
-        return
-    since = timezone.now() - timedelta(hours=1)
-    if (
-        ClockTranscription.objects.filter(author=user, created__gte=since).count()
-        >= MAX_VERSIONS_PER_HOUR
-    ):
-        raise TranscriptionLimitReached(
-            _("You saved %(n)d clock versions in the last hour; try again later.")
-            % {"n": MAX_VERSIONS_PER_HOUR},
-            "rules",
-        )
-
-
-def save_version(
-    group: Group, clock: Clock, user: User | None, adopted: bool = False
-) -> ClockTranscription:
-    """Store ``clock`` as the group's next version of its clock, in canonical form, and make
-    it the latest. A version typed to equal one the group adopted earlier stays adopted:
-    retyping what one copied is not independent."""
-    definition = canonical_json(clock)
-    print_ = fingerprint(clock)
-    with transaction.atomic():
-        Group.objects.select_for_update().get(pk=group.pk)  # versions are numbered in order
-        versions = ClockTranscription.objects.filter(group=group, clock_id=clock.id)
-        last = versions.order_by("-version").values_list("version", flat=True).first()
-        adopted = adopted or versions.filter(fingerprint=print_, adopted=True).exists()
-        versions.filter(latest=True).update(latest=False)
-        try:
-            with transaction.atomic():
-                CommunityDefinition.objects.get_or_create(
-                    clock_id=clock.id, fingerprint=print_, defaults={"definition": definition}
-                )
-        except IntegrityError:  # another table saved the same definition at the same moment
-            pass
-        return ClockTranscription.objects.create(
-            group=group,
-            clock_id=clock.id,
-            version=(last or 0) + 1,
-            definition=definition,
-            fingerprint=print_,
-            latest=True,
-            adopted=adopted,
-            author=user,
-        )
-
-
 def adopt(group: Group, clock_id: str, fingerprint_: str, user: User | None) -> ClockTranscription:
     """Take over a definition other tables typed as the group's new version, recorded as
     adopted. Http404 for a definition the group cannot see (unknown, hidden, another
     chapter, opted out). The caller checked that the user may write."""
     shared = shared_definition(group, clock_id, fingerprint_)
-    check_limits(user, shared.clock)
+    check_transcription_limits(user, shared.clock)
     return save_version(group, shared.clock, user, adopted=True)
 
 

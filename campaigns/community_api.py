@@ -1,19 +1,20 @@
 """The API of shared transcriptions (``campaigns.community``): the definitions other tables
 typed for a clock, adopting one, reporting one. Same access as every group resource: 404
 for outsiders, 403 for viewers on writes; and 404 for a clock of a chapter the group has
-not opened (spoilers), as for a definition it cannot see."""
+not opened (spoilers), as for a definition it cannot see. Refusals rise to
+``config.api.exception_handler`` (400 at their field, 429 for the per-user limit)."""
 
 from __future__ import annotations
 
 from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.decorators import api_view
-from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaigns import community, services
+from campaigns.access import get_group_for_user
 from campaigns.services import CampaignError
+from config.http import AuthenticatedRequest, api_view
 
 NOT_SEEN = OpenApiResponse(
     description="Not a member, an unknown clock or definition, or a chapter not opened yet."
@@ -55,10 +56,6 @@ def _clock_or_404(clock_id: str) -> str:
         raise Http404 from None
 
 
-def _refused(error: CampaignError) -> Response:
-    return Response({error.field: [error.message]}, status=error.status)
-
-
 @extend_schema(
     responses={200: SharedOut(many=True), 404: NOT_SEEN},
     summary="Definitions other tables transcribed for a clock",
@@ -66,8 +63,8 @@ def _refused(error: CampaignError) -> Response:
     tags=["community"],
 )
 @api_view(["GET"])
-def shared_list(request: Request, group_id: int, clock_id: str) -> Response:
-    group = services.get_group_for_user(request, group_id)
+def shared_list(request: AuthenticatedRequest, group_id: int, clock_id: str) -> Response:
+    group, _membership = get_group_for_user(request.user, group_id)
     shared = community.shared_definitions(group, _clock_or_404(clock_id))
     return Response([item.to_json() for item in shared])
 
@@ -85,20 +82,12 @@ def shared_list(request: Request, group_id: int, clock_id: str) -> Response:
     tags=["community"],
 )
 @api_view(["POST"])
-def adopt(request: Request, group_id: int) -> Response:
-    group = services.get_group_for_user(request, group_id, write=True)
+def adopt(request: AuthenticatedRequest, group_id: int) -> Response:
+    group, _membership = get_group_for_user(request.user, group_id, write=True)
     data = AdoptIn(data=request.data)
     data.is_valid(raise_exception=True)
     clock_id = _clock_or_404(data.validated_data["clock"])
-    try:
-        row = community.adopt(
-            group,
-            clock_id,
-            data.validated_data["fingerprint"],
-            request.user,  # type: ignore[arg-type]
-        )
-    except CampaignError as error:
-        return _refused(error)
+    row = community.adopt(group, clock_id, data.validated_data["fingerprint"], request.user)
     return Response(VersionOut(row).data, status=status.HTTP_201_CREATED)
 
 
@@ -117,18 +106,13 @@ def adopt(request: Request, group_id: int) -> Response:
     tags=["community"],
 )
 @api_view(["POST"])
-def report(request: Request, group_id: int, clock_id: str, fingerprint: str) -> Response:
-    group = services.get_group_for_user(request, group_id, write=True)
+def report(
+    request: AuthenticatedRequest, group_id: int, clock_id: str, fingerprint: str
+) -> Response:
+    group, _membership = get_group_for_user(request.user, group_id, write=True)
     data = ReportIn(data=request.data)
     data.is_valid(raise_exception=True)
-    try:
-        row = community.report(
-            group,
-            _clock_or_404(clock_id),
-            fingerprint,
-            request.user,  # type: ignore[arg-type]
-            data.validated_data["reason"],
-        )
-    except CampaignError as error:
-        return _refused(error)
+    row = community.report(
+        group, _clock_or_404(clock_id), fingerprint, request.user, data.validated_data["reason"]
+    )
     return Response({"reason": row.reason}, status=status.HTTP_201_CREATED)

@@ -12,14 +12,16 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from campaigns import community, services
+from campaigns.access import get_group_for_user
 from campaigns.models import Group
 from campaigns.services import CampaignError, CampaignState
+from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
 from rules.canonical import differences
 from rules.clock import Clock
@@ -69,18 +71,14 @@ def _clock_or_404(clock_id: str) -> str:
 
 @login_required
 @require_POST
-def adopt(request: HttpRequest, group_id: int, clock_id: str) -> HttpResponse:
-    """ "Use this": the definition becomes the group's new version, recorded as adopted."""
-    group = services.get_group_for_user(request, group_id, write=True)
+def adopt(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) -> HttpResponse:
+    """The Use this button: the definition becomes the group's new version, recorded as
+    adopted."""
+    group, _membership = get_group_for_user(request.user, group_id, write=True)
     clock_id = _clock_or_404(clock_id)
     try:
-        row = community.adopt(
-            group,
-            clock_id,
-            request.POST.get("fingerprint", ""),
-            request.user,  # type: ignore[arg-type]
-        )
-    except CampaignError as error:
+        row = community.adopt(group, clock_id, request.POST.get("fingerprint", ""), request.user)
+    except CampaignError as error:  # the per-user limit
         messages.error(request, error.message)
     else:
         messages.success(
@@ -93,19 +91,19 @@ def adopt(request: HttpRequest, group_id: int, clock_id: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def report(request: HttpRequest, group_id: int, clock_id: str) -> HttpResponse:
+def report(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) -> HttpResponse:
     """A member reports a definition to the staff, with a reason (400 with the reason's
     error when it is missing or too long)."""
-    group = services.get_group_for_user(request, group_id, write=True)
+    group, membership = get_group_for_user(request.user, group_id, write=True)
     clock_id = _clock_or_404(clock_id)
     fingerprint = request.POST.get("fingerprint", "")
     reason = request.POST.get("reason", "")
     try:
-        community.report(group, clock_id, fingerprint, request.user, reason)  # type: ignore[arg-type]
+        community.report(group, clock_id, fingerprint, request.user, reason)
     except CampaignError as error:
         context = {
             "group": group,
-            "membership": group.membership,  # type: ignore[attr-defined]
+            "membership": membership,
             "clock_id": clock_id,
             "fingerprint": fingerprint,
             "reason": reason,
@@ -119,10 +117,10 @@ def report(request: HttpRequest, group_id: int, clock_id: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def sharing(request: HttpRequest, group_id: int) -> HttpResponse:
+def sharing(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     """The owners' switch: share transcriptions and figures with other tables (and see
     theirs), or neither."""
-    group = services.get_group_for_user(request, group_id, owner=True)
+    group, _membership = get_group_for_user(request.user, group_id, owner=True)
     group.share_with_community = request.POST.get("share") == "on"
     group.save(update_fields=["share_with_community"])
     if group.share_with_community:

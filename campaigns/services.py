@@ -35,14 +35,16 @@ from campaigns.models import (
     Campaign,
     ClockProgress,
     ClockTranscription,
+    CommunityDefinition,
     Event,
     Group,
     Membership,
     Player,
     Session,
 )
-from config.errors import DomainError
+from config.errors import DomainError, LimitReached
 from config.i18n import current_lang
+from rules.canonical import canonical_json, fingerprint
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.clock import REBIRTH, Clock
 from rules.errors import RulesError
@@ -90,14 +92,113 @@ def known_clock(clock_id: object, field_name: str = "clock") -> str:
         ) from None
 
 
+@dataclass(frozen=True)
+class DefinitionChoice:
+    """The rules a group plays a clock by, and where they come from: ``own`` (its latest
+    version ``version``), ``promoted`` (the site-wide default staff chose), ``shipped``
+    (the catalogue file; ``clock.transcribed`` False when its special rules are unknown), or
+    ``community`` (a confirmed definition of other tables, typed by ``groups`` of them:
+    offered by ``community.best_definition``, never chosen here)."""
+
+    source: str
+    clock: Clock
+    version: int = 0
+    fingerprint: str = ""
+    groups: int = 0
+
+    OWN = "own"
+    PROMOTED = "promoted"
+    SHIPPED = "shipped"
+    COMMUNITY = "community"
+
+
+def played_definition(group: Group, clock_id: str) -> DefinitionChoice:
+    """The definition a group plays ``clock_id`` by: its own latest version, else the
+    promoted one, else the shipped one. Other tables' definitions are only ever offered
+    (``community.best_definition``), never played behind the group's back."""
+    own = (
+        ClockTranscription.objects.filter(group=group, clock_id=clock_id, latest=True)
+        .only("definition", "version", "fingerprint")
+        .first()
+    )
+    if own is not None:
+        clock = Clock.from_json(own.definition)
+        return DefinitionChoice(DefinitionChoice.OWN, clock, own.version, own.fingerprint)
+    promoted = CommunityDefinition.objects.filter(clock_id=clock_id, promoted=True).first()
+    if promoted is not None:
+        clock = Clock.from_json(promoted.definition)
+        return DefinitionChoice(DefinitionChoice.PROMOTED, clock, 0, promoted.fingerprint)
+    shipped = get_clock(clock_id)
+    return DefinitionChoice(DefinitionChoice.SHIPPED, shipped, 0, fingerprint(shipped))
+
+
 def clock_for_group(group: Group, clock_id: str) -> tuple[Clock, int]:
     """The definition a group plays ``clock_id`` by, and its version (0 = not the group's
-    own: the promoted or the shipped definition). Other tables' definitions are only ever
-    offered (``community.best_definition``), never used behind the group's back."""
-    from campaigns import community  # it builds on this module
-
-    choice = community.best_definition(group, clock_id, community=False)
+    own: the promoted or the shipped definition)."""
+    choice = played_definition(group, clock_id)
     return choice.clock, choice.version
+
+
+MAX_RULES = 40  # the transcription API's bound too: no clock comes near it
+MAX_VERSIONS_PER_HOUR = 30  # per user, typed and adopted versions together
+
+
+class TranscriptionLimitReached(CampaignError, LimitReached):
+    """A user saved or adopted too many versions in the last hour (429)."""
+
+
+def check_transcription_limits(user: User | None, clock: Clock) -> None:
+    """At most MAX_RULES rules, and MAX_VERSIONS_PER_HOUR new versions per user (typed or
+    adopted): both keep what tables share with each other usable."""
+    if len(clock.rules) > MAX_RULES:
+        raise CampaignError(
+            _("A clock has at most %(max)d special rules.") % {"max": MAX_RULES}, "rules"
+        )
+    if user is None:
+        return
+    since = timezone.now() - timedelta(hours=1)
+    if (
+        ClockTranscription.objects.filter(author=user, created__gte=since).count()
+        >= MAX_VERSIONS_PER_HOUR
+    ):
+        raise TranscriptionLimitReached(
+            _("You saved %(n)d clock versions in the last hour; try again later.")
+            % {"n": MAX_VERSIONS_PER_HOUR},
+            "rules",
+        )
+
+
+def save_version(
+    group: Group, clock: Clock, user: User | None, adopted: bool = False
+) -> ClockTranscription:
+    """Store ``clock`` as the group's next version of its clock, in canonical form, and make
+    it the latest (the one other tables count). A version typed to equal one the group
+    adopted earlier stays adopted: retyping what one copied is not independent."""
+    definition = canonical_json(clock)
+    print_ = fingerprint(clock)
+    with transaction.atomic():
+        Group.objects.select_for_update().get(pk=group.pk)  # versions are numbered in order
+        versions = ClockTranscription.objects.filter(group=group, clock_id=clock.id)
+        last = versions.order_by("-version").values_list("version", flat=True).first()
+        adopted = adopted or versions.filter(fingerprint=print_, adopted=True).exists()
+        versions.filter(latest=True).update(latest=False)
+        try:
+            with transaction.atomic():
+                CommunityDefinition.objects.get_or_create(
+                    clock_id=clock.id, fingerprint=print_, defaults={"definition": definition}
+                )
+        except IntegrityError:  # another table saved the same definition at the same moment
+            pass
+        return ClockTranscription.objects.create(
+            group=group,
+            clock_id=clock.id,
+            version=(last or 0) + 1,
+            definition=definition,
+            fingerprint=print_,
+            latest=True,
+            adopted=adopted,
+            author=user,
+        )
 
 
 def transcribe(
@@ -105,15 +206,13 @@ def transcribe(
 ) -> ClockTranscription:
     """Save a new version of the group's definition of ``clock_id`` (RulesError if invalid,
     CampaignError past the limits), in canonical form."""
-    from campaigns import community  # it builds on this module
-
     clock_id = known_clock(clock_id)
     definition = {**definition, "id": clock_id}
     definition.pop("transcribed", None)
     clock = Clock.from_json(definition)  # validates; RulesError names the field
     author = _signed_in(user)
-    community.check_limits(author, clock)
-    return community.save_version(group, clock, author)
+    check_transcription_limits(author, clock)
+    return save_version(group, clock, author)
 
 
 # --- state --------------------------------------------------------------------------------

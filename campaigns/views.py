@@ -166,7 +166,7 @@ def _board_context(
     recent = list(campaign.attempts.order_by("-id")[:5])
     next_clock = state.next_clock
     if next_clock is not None:
-        choice = community.best_definition(group, next_clock, community=False, state=state)
+        choice = services.played_definition(group, next_clock)
         clock, version = choice.clock, choice.version
         context["offer"] = community.agreement_offer(group, choice, state)
         if context["offer"] is not None:

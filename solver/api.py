@@ -43,6 +43,11 @@ class HintIn(serializers.Serializer):
     group = serializers.IntegerField(
         required=False, allow_null=True, help_text="A group you belong to (its members see it)."
     )
+    community = serializers.BooleanField(
+        default=False,
+        help_text="With `group`, for a clock the group has not transcribed: use the definition "
+        "other tables confirmed, if there is one (see `definition_source`).",
+    )
 
 
 class HintOut(serializers.ModelSerializer):
@@ -68,6 +73,8 @@ class HintOut(serializers.ModelSerializer):
             "players",
             "face_up",
             "base_rules",
+            "definition_source",
+            "definition_fingerprint",
             "group",
             "status",
             "progress",
@@ -114,7 +121,12 @@ def hint_create(request: AuthenticatedRequest) -> Response:
     group = get_group_for_user(request.user, data["group"])[0] if data.get("group") else None
     # A HintError (400) or HintLimitReached (429) rises to config.api.exception_handler.
     hint_input = parse_input(
-        data["clock"], data["colours"], data.get("face_up"), data["base_rules"], group
+        data["clock"],
+        data["colours"],
+        data.get("face_up"),
+        data["base_rules"],
+        group,
+        community=data["community"],
     )
     hint, created = services.request_hint(
         request.user,

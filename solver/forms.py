@@ -11,7 +11,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
+from campaigns.community import best_definition
 from campaigns.models import ClockTranscription, Group
+from campaigns.services import DefinitionChoice
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.errors import RulesError
 from rules.game import PLAYER_COUNTS
@@ -99,15 +101,35 @@ class HintForm(forms.Form):
     base_rules = forms.BooleanField(
         label=_("Use the base rules only (for a clock not transcribed yet)"), required=False
     )
+    community = forms.BooleanField(
+        label=_("Where our table has no transcription, use the rules other tables confirmed"),
+        required=False,
+        initial=True,
+    )
 
     def __init__(self, *args: Any, group: Group | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.group = group
         self.hint_input: HintInput | None = None
+        if group is None:
+            del self.fields["community"]
+        self.community_offer = self._community_offer()
         cast(forms.ChoiceField, self.fields["clock"]).choices = clock_choices(group)
         players = self._players()
         slots = [key for seat in seat_slots(players) for key in seat["hand"] + seat["extra"]]
         cast(forms.ChoiceField, self.fields["moon"]).choices = [(key, key) for key in slots]
+
+    def _community_offer(self) -> DefinitionChoice | None:
+        """The confirmed definition of other tables the hint would use for the clock shown,
+        when the group has none of its own: the page says so next to the clock."""
+        clock_id = self.data.get("clock") if self.is_bound else self.initial.get("clock")
+        if self.group is None or not isinstance(clock_id, str):
+            return None
+        try:
+            choice = best_definition(self.group, get_clock(clock_id).id)
+        except RulesError:
+            return None
+        return choice if choice.source == DefinitionChoice.COMMUNITY else None
 
     def _players(self) -> int:
         raw = self.data.get("players") if self.is_bound else self.initial.get("players")
@@ -138,7 +160,12 @@ class HintForm(forms.Form):
             colours = colours_from_slots(data["players"], set(data.get("moon") or ()))
         try:
             self.hint_input = parse_input(
-                data["clock"], colours, data["face_up"], data.get("base_rules", False), self.group
+                data["clock"],
+                colours,
+                data["face_up"],
+                data.get("base_rules", False),
+                self.group,
+                community=bool(data.get("community")),
             )
         except HintError as error:
             field = error.field if error.field in self.fields else None

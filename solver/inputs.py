@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from campaigns.community import best_definition
 from campaigns.models import Group
-from campaigns.services import campaign_state, clock_for_group
+from campaigns.services import campaign_state
 from config.i18n import current_lang
 from rules.catalogue import get_clock
 from rules.clock import Clock
@@ -25,6 +26,8 @@ class HintInput:
     seats: Seats
     face_up: int
     base_rules: bool = False
+    source: str = "shipped"  # where ``clock`` came from (DefinitionChoice.source or "given")
+    groups: int = 0  # for a community definition: the tables that typed it
 
     def input_hash(self, effort: float, seed: int, odds_samples: int | None = None) -> str:
         """Same hash ⇔ same job: the full clock definition (so a new transcription is a
@@ -48,13 +51,16 @@ def parse_input(
     face_up: object,
     base_rules: bool = False,
     group: Group | None = None,
+    community: bool = False,
 ) -> HintInput:
     """Check a request field by field; HintError names the first bad field.
 
-    ``clock`` is a catalogue id (the group's own transcription when it has one) or a clock
-    definition object. ``face_up`` may be None: the player count.
+    ``clock`` is a catalogue id or a clock definition object. For an id with a ``group``,
+    the group's best definition (``campaigns.community.best_definition``): its own, the
+    promoted or the shipped one, and with ``community`` a confirmed definition of other
+    tables when the group has none. ``face_up`` may be None: the player count.
     """
-    parsed_clock = _parse_clock(clock, group)
+    parsed_clock, source, groups = _parse_clock(clock, group, community)
     if not parsed_clock.transcribed and not base_rules:
         raise HintError(
             _(
@@ -86,7 +92,7 @@ def parse_input(
             % {"players": seats.players, "most": seats.most_face_up},
             "face_up",
         )
-    return HintInput(parsed_clock, seats, budget, bool(base_rules))
+    return HintInput(parsed_clock, seats, budget, bool(base_rules), source, groups)
 
 
 def _reason(error: RulesError) -> str:
@@ -94,7 +100,8 @@ def _reason(error: RulesError) -> str:
     return error.in_language(current_lang())
 
 
-def _parse_clock(clock: object, group: Group | None) -> Clock:
+def _parse_clock(clock: object, group: Group | None, community: bool) -> tuple[Clock, str, int]:
+    """The clock, where it came from, and how many tables typed it (community only)."""
     if isinstance(clock, str):
         try:
             clock_id = get_clock(clock).id
@@ -105,11 +112,12 @@ def _parse_clock(clock: object, group: Group | None) -> Clock:
                 "clock",
             ) from None
         if group is not None:
-            return clock_for_group(group, clock_id)[0]
-        return get_clock(clock_id)
+            choice = best_definition(group, clock_id, community=community)
+            return choice.clock, choice.source, choice.groups
+        return get_clock(clock_id), "shipped", 0
     if isinstance(clock, dict):
         try:
-            return Clock.from_json(clock)
+            return Clock.from_json(clock), "given", 0
         except RulesError as error:
             raise HintError(
                 _("This is not a clock definition: %(reason)s") % {"reason": _reason(error)},

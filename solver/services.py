@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaigns.models import Attempt, Campaign, Group
+from rules.canonical import fingerprint
 from rules.clock import Clock
 from solver.errors import HintLimitReached
 from solver.inputs import HintInput
@@ -73,6 +74,8 @@ def request_hint(
         "clock_id": hint_input.clock.id,
         "clock_definition": hint_input.clock.to_json(),
         "base_rules": hint_input.base_rules,
+        "definition_source": hint_input.source,
+        "definition_fingerprint": fingerprint(hint_input.clock),
         "colours": hint_input.seats.format(),
         "players": hint_input.seats.players,
         "face_up": hint_input.face_up,
@@ -141,7 +144,9 @@ def request_hint(
 def retry(hint: HintRequest, user: User) -> tuple[HintRequest, bool]:
     """Ask again with the inputs of a failed or cancelled hint (a new row, same rules)."""
     clock = Clock.from_json(hint.clock_definition)
-    hint_input = HintInput(clock, hint.seats(), hint.face_up, hint.base_rules)
+    hint_input = HintInput(
+        clock, hint.seats(), hint.face_up, hint.base_rules, hint.definition_source or "given"
+    )
     return request_hint(
         user,
         hint_input,

@@ -377,7 +377,7 @@ def test_a_user_saving_too_many_versions_in_an_hour_is_told_to_wait(
             author=alice,
             created=timezone.now() - timedelta(minutes=n),
         )
-        for n in range(community.MAX_VERSIONS_PER_HOUR)
+        for n in range(services.MAX_VERSIONS_PER_HOUR)
     )
     response = api_as("owner").post(
         f"/api/groups/{at_chapter_2.pk}/transcriptions/adopt/",

@@ -27,13 +27,11 @@ ASK = {"players": "3", "colours": "SSMM/MMSS/SMSM", "face_up": "3", "clock": "2-
 
 
 @pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    ids: list[int] = []
-    monkeypatch.setattr(
-        "solver.tasks.run_hint.apply_async", lambda args, **kwargs: ids.append(args[0])
-    )
+def sent(sent: list[int], monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Ids handed to the recording broker of tests/solver/conftest.py; on_commit runs at
+    once (the test's transaction never commits)."""
     monkeypatch.setattr("solver.services.transaction.on_commit", lambda func, **kw: func())
-    return ids
+    return sent
 
 
 @pytest.fixture
