@@ -10,19 +10,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from campaigns import community
 from campaigns.models import (
     Attempt,
     Campaign,
     ClockTranscription,
+    CommunityDefinition,
+    DefinitionReport,
     Group,
     Membership,
     Player,
     Session,
 )
+from config.i18n import current_lang
+from rules.clock import Clock
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -136,6 +142,86 @@ class AttemptAdmin(ReadOnlyAdmin):
 
 @admin.register(ClockTranscription)
 class ClockTranscriptionAdmin(ReadOnlyAdmin):
-    list_display = ["clock_id", "version", "group", "author", "created"]
-    search_fields = ["group__name", "clock_id"]
+    list_display = [
+        "clock_id",
+        "version",
+        "group",
+        "fingerprint",
+        "latest",
+        "adopted",
+        "author",
+        "created",
+    ]
+    list_filter = ["latest", "adopted"]
+    search_fields = ["group__name", "clock_id", "=fingerprint"]
     list_select_related = ["group", "author"]
+
+
+# --- definitions shared between tables ----------------------------------------------------
+
+
+class DefinitionReportInline(ReadOnlyInline):
+    model = DefinitionReport
+    fields = ["created", "group", "user", "reason"]
+    show_change_link = False
+
+
+@admin.register(CommunityDefinition)
+class CommunityDefinitionAdmin(ReadOnlyAdmin):
+    """Staff keep the shared definitions clean: hide one (offered to no table), or promote
+    one to the site-wide default of its clock (played like a shipped definition by groups
+    with none of their own; the shipped files stay as they are). The definitions themselves
+    come from what tables typed, so they are never edited here: only the actions change
+    them, through ``campaigns.community``."""
+
+    list_display = ["clock_id", "fingerprint", "rules_in_words", "reports", "hidden", "promoted"]
+    list_filter = ["hidden", "promoted", "clock_id"]
+    search_fields = ["=clock_id", "=fingerprint"]
+    readonly_fields = [
+        "clock_id",
+        "fingerprint",
+        "rules_in_words",
+        "definition",
+        "hidden",
+        "promoted",
+    ]
+    inlines = [DefinitionReportInline]
+    actions = ["hide", "show", "promote"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[CommunityDefinition]:
+        return super().get_queryset(request).annotate(report_count=Count("reports"))
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # The actions need it; every field is read-only.
+        return bool(request.user.is_staff)
+
+    @admin.display(description=_("rules"))
+    def rules_in_words(self, definition: CommunityDefinition) -> str:
+        return " ".join(Clock.from_json(definition.definition).describe(current_lang()))
+
+    @admin.display(description=_("reports"), ordering="report_count")
+    def reports(self, definition: CommunityDefinition) -> int:
+        return int(getattr(definition, "report_count", 0))
+
+    @admin.action(description=_("Hide from every table"))
+    def hide(self, request: HttpRequest, queryset: QuerySet[CommunityDefinition]) -> None:
+        for definition in queryset:
+            community.hide(definition)
+        self.message_user(request, _("Hidden from every table."))
+
+    @admin.action(description=_("Show to the tables again"))
+    def show(self, request: HttpRequest, queryset: QuerySet[CommunityDefinition]) -> None:
+        queryset.update(hidden=False)
+        self.message_user(request, _("Shown to the tables again."))
+
+    @admin.action(description=_("Promote to the site-wide default of its clock"))
+    def promote(self, request: HttpRequest, queryset: QuerySet[CommunityDefinition]) -> None:
+        chosen = list(queryset)
+        if len({definition.clock_id for definition in chosen}) != len(chosen):
+            self.message_user(
+                request, _("Choose one definition per clock to promote."), messages.ERROR
+            )
+            return
+        for definition in chosen:
+            community.promote(definition)
+        self.message_user(request, _("Promoted: tables without rules of their own now use it."))
