@@ -35,7 +35,7 @@ def fill_fingerprints(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("campaigns", "0003_event_kind_without_marked_passed"),
+        ("campaigns", "0004_event_kind_undone"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
