@@ -44,6 +44,7 @@ messages: install
 
 bench: install
 	$(BIN)/python -m solver.bench
+	$(BIN)/python -m campaigns.bench
 
 # Re-pin every dependency (needs network): the full lock for .venv, the production lock for images.
 lock: install
