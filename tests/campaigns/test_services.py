@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -558,3 +560,16 @@ def test_the_invite_link_joins_as_a_member(group: Group, charlie: User) -> None:
 def test_joining_again_keeps_ones_role(group: Group, dave: User) -> None:
     services.join(group, dave)
     assert group.memberships.get(user=dave).role == Membership.Role.VIEWER
+
+
+def test_the_services_import_nothing_of_http() -> None:
+    """Views and API functions speak HTTP; the services they share raise CampaignError."""
+    tree = ast.parse(Path(services.__file__).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)} | {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
+    http = {"django.http", "django.shortcuts", "rest_framework"}
+    assert [m for m in imported if m and m.startswith(tuple(http))] == []
