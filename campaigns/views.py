@@ -209,9 +209,14 @@ def _board_response(
     context = _board_context(group, membership)
     context["flash"] = flash
     context["flash_kind"] = "warn" if status >= 400 else "success"
-    if request.htmx:
-        return render(request, f"{template}#board", context)
-    return render(request, template, context, status=status)
+    if not request.htmx:
+        return render(request, template, context, status=status)
+    response = render(request, f"{template}#board", context)
+    # What a phone replaying taps it queued offline reads (static/js/outbox.js).
+    response["X-Timekeeper-Version"] = str(context["version"])
+    if status >= 400:
+        response = trigger_client_event(response, "timekeeper:refused", {"message": flash})
+    return response
 
 
 def _expected_event(request: HttpRequest) -> int | None:
@@ -327,7 +332,9 @@ def record(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     context = _board_context(group, membership, form=form)
     template = _board_template(request)
     if request.htmx:
-        return render(request, f"{template}#board", context)
+        refusal = " ".join(str(e) for errors in form.errors.values() for e in errors)
+        response = render(request, f"{template}#board", context)
+        return trigger_client_event(response, "timekeeper:refused", {"message": refusal})
     return render(request, template, context, status=400)
 
 
@@ -364,14 +371,17 @@ def undo(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
             "what": event.get_kind_display(),
             "clock": event.clock_id,
         }
-    except services.StaleWrite as stale:
-        return _board_response(
-            request, group, membership, _board_template(request), stale.message, 409
-        )
     except CampaignError as error:
-        message = error.message
+        status = 409 if isinstance(error, services.StaleWrite) else 400
+        if request.htmx or status == 409:
+            template = _board_template(request)
+            return _board_response(request, group, membership, template, error.message, status)
+        messages.info(request, error.message)
+        return redirect(_board_url(request, group))
     if request.htmx:
-        return _board_response(request, group, membership, _board_template(request), message)
+        template = _board_template(request)
+        response = _board_response(request, group, membership, template, message)
+        return trigger_client_event(response, "timekeeper:recorded")
     messages.info(request, message)
     return redirect(_board_url(request, group))
 

@@ -3,6 +3,7 @@ and table mode."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -305,3 +306,30 @@ def test_the_table_plan_is_404_for_outsiders(
 def test_the_group_page_links_table_mode(group: Group, as_role: Callable[[str], Client]) -> None:
     page = as_role("viewer").get(f"/groups/{group.pk}/").content.decode()
     assert f'href="/groups/{group.pk}/table/"' in page
+
+
+def test_an_htmx_tap_tells_a_replaying_phone_it_landed_and_the_new_version(
+    group: Group, campaign: Campaign, as_role: Callable[[str], Client]
+) -> None:
+    data = {"clock": "1-1", "players": "3", "action": "failed", "expected_event": "0"}
+    r = as_role("member").post(f"/groups/{group.pk}/record/", data, headers={"hx-request": "1"})
+    assert "timekeeper:recorded" in r["HX-Trigger"]
+    assert r["X-Timekeeper-Version"] == str(services.campaign_version(campaign))
+
+
+def test_an_htmx_tap_refused_says_why_in_its_trigger(
+    group: Group, campaign: Campaign, as_role: Callable[[str], Client]
+) -> None:
+    data = {"clock": "1-1", "players": "3", "action": "failed", "expected_event": "0"}
+    as_role("owner").post(f"/groups/{group.pk}/record/", data)
+    r = as_role("member").post(f"/groups/{group.pk}/record/", data, headers={"hx-request": "1"})
+    trigger = json.loads(r["HX-Trigger"])
+    assert "Another phone already recorded" in trigger["timekeeper:refused"]["message"]
+    assert "timekeeper:recorded" not in trigger
+
+
+def test_the_outbox_is_on_the_page_for_members_only(
+    group: Group, as_role: Callable[[str], Client]
+) -> None:
+    assert 'id="outbox"' in as_role("member").get(f"/groups/{group.pk}/").content.decode()
+    assert 'id="outbox"' not in as_role("viewer").get(f"/groups/{group.pk}/").content.decode()

@@ -186,3 +186,76 @@ def test_table_mode_says_when_the_screen_cannot_stay_awake(
     page = context.new_page()
     page.goto(f"{live_server.url}/groups/{group.pk}/table/")
     page.wait_for_selector("text=This browser cannot keep the screen awake")
+
+
+def _attempts(group: Group) -> list[tuple[str, str, int]]:
+    campaign = group.current_campaign()
+    return list(campaign.attempts.order_by("id").values_list("clock_id", "outcome", "bonus_tokens"))
+
+
+def test_taps_made_offline_wait_on_the_phone_then_land_in_order(
+    phones: Callable[..., Any], live_server: Any, screenshot: Any
+) -> None:
+    group, alice, _bob = _table()
+    context = phones(alice)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/groups/{group.pk}/")
+    context.set_offline(True)
+    page.click("button[value=failed]")
+    page.wait_for_selector("text=1 result waiting to sync")
+    page.click("button[value=passed]")
+    page.wait_for_selector("text=2 results waiting to sync")
+    screenshot(page, "outbox-phone-390x844")
+    assert _attempts(group) == []
+    context.set_offline(False)
+    page.wait_for_selector("#outbox", state="hidden")
+    assert _attempts(group) == [("1-1", "failed", 0), ("1-1", "passed", 1)]
+    campaign = group.current_campaign()
+    assert campaign.bonus_tokens == 0
+    page.wait_for_selector("#board >> text=Next clock: 1-2")
+
+
+def test_a_connection_lost_in_the_middle_of_the_replay_doubles_nothing(
+    phones: Callable[..., Any], live_server: Any
+) -> None:
+    group, alice, _bob = _table()
+    context = phones(alice)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/groups/{group.pk}/")
+    context.set_offline(True)
+    page.click("button[value=failed]")
+    page.click("button[value=failed]")
+    page.wait_for_selector("text=2 results waiting to sync")
+    answered: list[int] = []
+
+    def lose_the_first_answer(route: Any) -> None:
+        response = route.fetch()  # the server records it...
+        answered.append(response.status)
+        if len(answered) == 1:
+            route.abort()  # ...but the phone never hears back
+        else:
+            route.fulfill(response=response)
+
+    page.route("**/record/", lose_the_first_answer)
+    context.set_offline(False)
+    page.wait_for_selector("#outbox", state="hidden", timeout=20000)
+    assert len(answered) == 3  # the lost one was sent again, then the second tap
+    assert _attempts(group) == [("1-1", "failed", 0), ("1-1", "failed", 1)]
+    assert group.current_campaign().bonus_tokens == 2
+
+
+def test_a_queued_tap_refused_on_replay_is_shown_not_dropped(
+    phones: Callable[..., Any], live_server: Any
+) -> None:
+    group, alice, bob = _table()
+    context = phones(alice)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/groups/{group.pk}/")
+    context.set_offline(True)
+    page.click("button[value=failed]")
+    page.wait_for_selector("text=1 result waiting to sync")
+    # Meanwhile another phone records the same attempt.
+    services.record_attempt(group.current_campaign(), bob, "1-1", "failed", 3)
+    context.set_offline(False)
+    page.wait_for_selector("#outbox >> text=Another phone already recorded")
+    assert len(_attempts(group)) == 1
