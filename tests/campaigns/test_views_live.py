@@ -259,7 +259,7 @@ def test_a_tap_in_table_mode_records_the_timers_minutes_and_returns_to_table_mod
     assert r.status_code == 302 and r["Location"] == f"/groups/{group.pk}/table/"
     assert campaign.attempts.get().minutes == 7
     r = as_role("member").post(
-        f"/groups/{group.pk}/record/", {**data, "expected_event": "0"}, headers={"hx-request": "1"}
+        f"/groups/{group.pk}/record/", {**data, "expected_event": "0"}, headers={"hx-request": "true"}
     )
     assert "data-table-mode" in r.content.decode()  # the table's board, with the refusal
 
@@ -282,7 +282,7 @@ def test_the_table_plan_is_the_groups_latest_hint_for_the_clock(
             input_hash=words,
             **common,
         )
-    r = as_role("viewer").get(f"/groups/{group.pk}/table/plan/1-1/", headers={"hx-request": "1"})
+    r = as_role("viewer").get(f"/groups/{group.pk}/table/plan/1-1/", headers={"hx-request": "true"})
     page = r.content.decode()
     assert "Aim for about 5, 7, 9" in page and "Old plan" not in page and "Not this" not in page
     assert 'id="read-aloud"' in page
@@ -312,7 +312,7 @@ def test_an_htmx_tap_tells_a_replaying_phone_it_landed_and_the_new_version(
     group: Group, campaign: Campaign, as_role: Callable[[str], Client]
 ) -> None:
     data = {"clock": "1-1", "players": "3", "action": "failed", "expected_event": "0"}
-    r = as_role("member").post(f"/groups/{group.pk}/record/", data, headers={"hx-request": "1"})
+    r = as_role("member").post(f"/groups/{group.pk}/record/", data, headers={"hx-request": "true"})
     assert "timekeeper:recorded" in r["HX-Trigger"]
     assert r["X-Timekeeper-Version"] == str(services.campaign_version(campaign))
 
@@ -322,7 +322,7 @@ def test_an_htmx_tap_refused_says_why_in_its_trigger(
 ) -> None:
     data = {"clock": "1-1", "players": "3", "action": "failed", "expected_event": "0"}
     as_role("owner").post(f"/groups/{group.pk}/record/", data)
-    r = as_role("member").post(f"/groups/{group.pk}/record/", data, headers={"hx-request": "1"})
+    r = as_role("member").post(f"/groups/{group.pk}/record/", data, headers={"hx-request": "true"})
     trigger = json.loads(r["HX-Trigger"])
     assert "Another phone already recorded" in trigger["timekeeper:refused"]["message"]
     assert "timekeeper:recorded" not in trigger
