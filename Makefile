@@ -45,6 +45,7 @@ messages: install
 bench: install
 	$(BIN)/python -m solver.bench
 	$(BIN)/python -m campaigns.bench
+	$(BIN)/python scripts/bench_live.py
 
 # Re-pin every dependency (needs network): the full lock for .venv, the production lock for images.
 lock: install
