@@ -259,7 +259,9 @@ def test_a_tap_in_table_mode_records_the_timers_minutes_and_returns_to_table_mod
     assert r.status_code == 302 and r["Location"] == f"/groups/{group.pk}/table/"
     assert campaign.attempts.get().minutes == 7
     r = as_role("member").post(
-        f"/groups/{group.pk}/record/", {**data, "expected_event": "0"}, headers={"hx-request": "true"}
+        f"/groups/{group.pk}/record/",
+        {**data, "expected_event": "0"},
+        headers={"hx-request": "true"},
     )
     assert "data-table-mode" in r.content.decode()  # the table's board, with the refusal
 
@@ -333,3 +335,11 @@ def test_the_outbox_is_on_the_page_for_members_only(
 ) -> None:
     assert 'id="outbox"' in as_role("member").get(f"/groups/{group.pk}/").content.decode()
     assert 'id="outbox"' not in as_role("viewer").get(f"/groups/{group.pk}/").content.decode()
+
+
+def test_a_disabled_skip_says_why_in_words_a_touch_screen_shows(
+    group: Group, as_role: Callable[[str], Client]
+) -> None:
+    page = as_role("member").get(f"/groups/{group.pk}/").content.decode()
+    assert 'aria-describedby="skip-why"' in page
+    assert '<p id="skip-why" class="small muted">A clock goes into the Sleeve' in page

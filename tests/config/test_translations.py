@@ -14,3 +14,19 @@ def test_every_message_is_translated(lang: str) -> None:
     untranslated = [e.msgid for e in po.untranslated_entries() if not e.obsolete]
     assert untranslated == [], "run `make messages` after adding to locale/src/*.json"
     assert [e.msgid for e in po.fuzzy_entries()] == []
+
+
+def test_no_two_translation_files_word_a_message_differently() -> None:
+    # Each area keeps its own locale/src/<area>.json; when two list the same msgid, the one
+    # read last wins in the .po file, so a disagreement silently changes what people read
+    # (the Dutch chapter map once said "Rebirth" where every other page said "Wedergeboorte").
+    import json
+
+    words: dict[tuple[str, str], dict[str, list[str]]] = {}
+    for path in sorted((ROOT / "locale" / "src").glob("*.json")):
+        for msgid, translations in json.loads(path.read_text(encoding="utf-8")).items():
+            for lang, text in translations.items():
+                said = json.dumps(text, ensure_ascii=False)
+                words.setdefault((msgid, lang), {}).setdefault(said, []).append(path.name)
+    disagreements = {key: said for key, said in words.items() if len(said) > 1}
+    assert disagreements == {}

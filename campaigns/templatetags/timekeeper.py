@@ -1,0 +1,23 @@
+"""Template filters of the campaign pages."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django import template
+from django.utils import timezone
+from django.utils.timesince import timesince
+from django.utils.translation import gettext as _
+
+register = template.Library()
+
+
+@register.filter
+def ago(moment: datetime | None) -> str:
+    """ "just now" within the first minute (timesince would say "0 minutes"), else
+    "5 minutes ago", in the reader's language."""
+    if moment is None:
+        return ""
+    if timezone.now() - moment < timedelta(minutes=1):
+        return _("just now")
+    return _("%(time)s ago") % {"time": timesince(moment)}
