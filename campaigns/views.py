@@ -47,6 +47,7 @@ from campaigns.forms import (
 from campaigns.models import (
     NAME_LENGTH,
     Attempt,
+    Event,
     Group,
     Membership,
     Player,
@@ -163,7 +164,14 @@ def _board_context(
         .first()
     )
     context["session"] = today
-    recent = list(campaign.attempts.order_by("-id")[:5])
+    # Latest: attempts, skips and retrievals alike, each with its attempt when it has one.
+    recent = list(
+        campaign.events.filter(undone__isnull=True)
+        .exclude(kind=Event.Kind.UNDONE)
+        .select_related("attempt")
+        .order_by("-id")[:5]
+    )
+    last_attempt = next((e.attempt for e in recent if hasattr(e, "attempt")), None)
     next_clock = state.next_clock
     if next_clock is not None:
         choice = services.played_definition(group, next_clock)
@@ -174,7 +182,9 @@ def _board_context(
             context["offer_rules"] = context["offer"].clock.describe(current_lang())
         present = len(today.players.all()) if today else 0
         # Who is at the table tonight says the player count; else the last attempt's.
-        players = present if present in PLAYER_COUNTS else (recent[0].players if recent else 3)
+        players = (
+            present if present in PLAYER_COUNTS else (last_attempt.players if last_attempt else 3)
+        )
         if form is None:
             form = AttemptForm(group=group, initial={"clock": next_clock, "players": players})
         context.update(

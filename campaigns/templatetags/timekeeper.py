@@ -21,3 +21,9 @@ def ago(moment: datetime | None) -> str:
     if timezone.now() - moment < timedelta(minutes=1):
         return _("just now")
     return _("%(time)s ago") % {"time": timesince(moment)}
+
+
+@register.filter
+def clocks(clock_ids: str) -> list[str]:
+    """The clocks of an event: one, or several put back from the Sleeve ("1-1,2-3")."""
+    return [c for c in clock_ids.split(",") if c]

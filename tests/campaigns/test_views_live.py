@@ -343,3 +343,19 @@ def test_a_disabled_skip_says_why_in_words_a_touch_screen_shows(
     page = as_role("member").get(f"/groups/{group.pk}/").content.decode()
     assert 'aria-describedby="skip-why"' in page
     assert '<p id="skip-why" class="small muted">A clock goes into the Sleeve' in page
+
+
+def test_latest_lists_skips_and_retrievals_too(
+    group: Group,
+    campaign: Campaign,
+    alice: User,
+    play: Callable[..., Attempt],
+    as_role: Callable[[str], Client],
+) -> None:
+    play(campaign, "failed")
+    services.skip(campaign, alice, "1-1")
+    services.retrieve(campaign, alice, ["1-1"])
+    page = as_role("viewer").get(f"/groups/{group.pk}/").content.decode()
+    latest = page[page.index('class="card recent"') :]
+    assert latest.index("put back on the stack") < latest.index("skipped") < latest.index("failed")
+    assert "just now" in latest
