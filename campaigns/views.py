@@ -405,17 +405,23 @@ def sessions(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     """The campaign's sessions; a form to start one (date, who was there)."""
     group, membership = get_group_for_user(request.user, group_id, write=request.method == "POST")
     campaign = group.current_campaign()
-    form = SessionForm(request.POST or None, group=group, initial={"date": timezone.localdate()})
+    # Most evenings the same people sit down again: start from the last session's players.
+    last = campaign.sessions.exclude(players=None).order_by("-date", "-id").first()
+    initial = {
+        "date": timezone.localdate(),
+        "players": [p.pk for p in last.players.all()] if last else [],
+    }
+    form = SessionForm(request.POST or None, group=group, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            session = services.fill_in_session(
-                campaign, list(data["players"]), data["date"], data["notes"]
-            )
+            services.fill_in_session(campaign, list(data["players"]), data["date"], data["notes"])
         except CampaignError as error:
             add_service_error(form, error)
         else:
-            return redirect("campaigns:session", group.pk, session.pk)
+            # The session is started to play it: back to the board, the players set.
+            messages.success(request, _("Tonight's session has started."))
+            return redirect("campaigns:group", group.pk)
     rows = (
         campaign.sessions.annotate(
             n_attempts=Count("attempts"),

@@ -123,3 +123,22 @@ def test_the_session_page_offers_bg_stats(
     play = client.get(page(group, f"sessions/{session.pk}/bgstats.json")).json()
     assert play["game"]["cooperative"] is True and play["game"]["noPoints"] is True
     assert play["durationMin"] == 12 and [p["winner"] for p in play["players"]] == [True] * 3
+
+
+def test_starting_a_session_lands_on_the_board(group: Group, as_role: AsRole) -> None:
+    ann = group.players.get(name="Ann")
+    response = as_role("owner").post(
+        page(group, "sessions/"), {"date": "2026-11-27", "players": [ann.pk]}
+    )
+    assert response.status_code == 302 and response["Location"] == page(group, "")
+
+
+def test_who_was_there_starts_from_the_last_sessions_players(
+    group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
+    ann, ben, cleo = (group.players.get(name=n) for n in ("Ann", "Ben", "Cleo"))
+    services.start_session(campaign, [ann, cleo], date(2026, 11, 20))
+    services.start_session(campaign, [], date(2026, 11, 24))  # nobody ticked: not a seating
+    form = as_role("owner").get(page(group, "sessions/")).context["form"]
+    assert sorted(form.initial["players"]) == sorted([ann.pk, cleo.pk])
+    assert ben.pk not in form.initial["players"]
