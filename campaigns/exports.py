@@ -222,12 +222,18 @@ BGSTATS_CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
 def bgstats_play(session: Session) -> dict[str, Any]:
     """One play in BG Stats' push-play JSON. Take Time is cooperative without points: no
     score, and every player is a winner when the table passed at least one clock that
-    evening. The duration is the sum of the attempts' recorded durations; the start player
-    is the opener of the evening's first attempt that names one. Take Time's BoardGameGeek
-    id is left out (``bggId`` is optional; BG Stats matches the game by name)."""
+    evening. The duration is the sum of the attempts' recorded durations or, when none was
+    typed, the time from the evening's first recorded attempt to its last (left out when
+    that says nothing: a single attempt). The start player is the opener of the evening's
+    first attempt that names one. ``sourcePlayId`` is the session's, so pushing the same
+    evening twice updates one play. Take Time's BoardGameGeek id is left out (``bggId`` is
+    optional; BG Stats matches the game by name)."""
     attempts = list(session.attempts.select_related("opener").order_by("id"))
     won = any(a.outcome == Attempt.Outcome.PASSED for a in attempts)
-    minutes = session_minutes(attempts) or 0
+    minutes = session_minutes(attempts)
+    if minutes is None and len(attempts) > 1:
+        span = attempts[-1].created - attempts[0].created
+        minutes = max(1, round(span.total_seconds() / 60))
     starter = next((a.opener_id for a in attempts if a.opener_id), None)
     start = timezone.localtime(attempts[0].created).time() if attempts else time(20, 0)
     outcomes: dict[str, str] = {}
@@ -237,10 +243,10 @@ def bgstats_play(session: Session) -> dict[str, Any]:
         )
     summary = " · ".join(f"{clock} {marks}" for clock, marks in outcomes.items())
     group = session.campaign.group
-    return {
+    play: dict[str, Any] = {
         "sourceName": "Timekeeper",
+        "sourcePlayId": f"timekeeper-session-{session.pk}",
         "playDate": f"{session.date.isoformat()} {start.strftime('%H:%M:%S')}",
-        "durationMin": minutes,
         "board": "",
         "location": group.name,
         "comments": "\n".join(part for part in (summary, session.notes) if part),
@@ -263,6 +269,9 @@ def bgstats_play(session: Session) -> dict[str, Any]:
             for player in session.players.order_by("name")
         ],
     }
+    if minutes is not None:
+        play["durationMin"] = minutes
+    return play
 
 
 def bgstats_link(session: Session) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 from urllib.parse import unquote
 
@@ -13,7 +14,7 @@ from django.contrib.auth.models import User
 from django.utils import translation
 
 from campaigns import exports, services
-from campaigns.models import Group, Session
+from campaigns.models import Attempt, Group, Session
 from campaigns.services import CampaignError
 
 pytestmark = pytest.mark.django_db
@@ -27,6 +28,7 @@ def test_the_bgstats_play_has_the_documented_push_play_shape(
     play = exports.bgstats_play(session)
     assert set(play) == {
         "sourceName",
+        "sourcePlayId",
         "playDate",
         "durationMin",
         "board",
@@ -38,6 +40,7 @@ def test_the_bgstats_play_has_the_documented_push_play_shape(
     assert play["sourceName"] == "Timekeeper" and play["location"] == "Tuesday table"
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
     assert play["durationMin"] == 14
+    assert play["sourcePlayId"] == f"timekeeper-session-{session.pk}"
     assert play["game"] == {
         "name": "Take Time",
         "sourceGameId": "take-time",
@@ -126,3 +129,23 @@ def test_a_history_with_an_unknown_campaign_kind_is_refused(group: Group, alice:
     with pytest.raises(CampaignError) as error:
         exports.import_history(alice, history)
     assert error.value.field == "history" and Group.objects.count() == 1
+
+
+def test_without_typed_minutes_the_bgstats_duration_comes_from_the_attempts_times(
+    group: Group, alice: User
+) -> None:
+    campaign = group.current_campaign()
+    session = services.start_session(campaign, list(group.players.all()))
+    first = services.record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
+    last = services.record_attempt(campaign, alice, "1-1", "passed", 3, session=session)
+    Attempt.objects.filter(pk=first.pk).update(created=last.created - timedelta(minutes=23))
+    assert exports.bgstats_play(session)["durationMin"] == 23
+
+
+def test_a_single_attempt_without_minutes_sends_no_bgstats_duration(
+    group: Group, alice: User
+) -> None:
+    campaign = group.current_campaign()
+    session = services.start_session(campaign, list(group.players.all()))
+    services.record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
+    assert "durationMin" not in exports.bgstats_play(session)
