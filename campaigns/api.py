@@ -41,7 +41,6 @@ from campaigns.models import (
     Session,
 )
 from campaigns.services import CampaignError
-from campaigns.stats import statistics
 from config.http import AuthenticatedRequest, api_view
 from config.i18n import current_lang
 from rules.catalogue import CLOCK_IDS, get_clock
@@ -628,14 +627,7 @@ def transcriptions(request: AuthenticatedRequest, group_id: int) -> Response:
     return Response(TranscriptionOut(row).data, status=status.HTTP_201_CREATED)
 
 
-# --- statistics and exports ---------------------------------------------------------------
-
-
-@extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Statistics")
-@api_view(["GET"])
-def stats(request: AuthenticatedRequest, group_id: int) -> Response:
-    group, _membership = get_group_for_user(request.user, group_id)
-    return Response(statistics(group.current_campaign()).to_json())
+# --- exports ---------------------------------------------------------------------------
 
 
 @extend_schema(methods=["GET"], responses={200: OpenApiTypes.OBJECT}, summary="History as JSON")

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from campaigns import api, community_api
+from campaigns import api, community_api, statistics_api
 
 group = "groups/<int:group_id>/"
 
@@ -31,7 +31,8 @@ urlpatterns = [
         community_api.report,
         name="api-community-report",
     ),
-    path(group + "statistics/", api.stats, name="api-statistics"),
+    path(group + "statistics/", statistics_api.statistics, name="api-statistics"),
+    path(group + "statistics.csv", statistics_api.statistics_csv, name="api-statistics-csv"),
     path(group + "export/", api.export_json, name="api-export"),
     path(group + "export.csv", api.export_csv, name="api-export-csv"),
     path(group + "sessions/<int:session_id>/bgstats/", api.export_bgstats, name="api-bgstats"),

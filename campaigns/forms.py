@@ -229,3 +229,27 @@ class TranscriptionForm(forms.Form):
 
 class ImportForm(forms.Form):
     history = forms.FileField(label=_("History file (JSON)"))
+
+
+class StatisticsFilterForm(forms.Form):
+    """The scope of the statistics page, API and CSV (query parameters): a campaign of the
+    group or ``all`` (default: the current campaign), and optionally one table size."""
+
+    campaign = forms.CharField(required=False, max_length=20)
+    players = forms.TypedChoiceField(
+        required=False,
+        choices=[("", "")] + [(str(n), str(n)) for n in (2, 3, 4)],
+        coerce=int,
+        empty_value=None,
+        error_messages={
+            "invalid_choice": _("Choose 2, 3 or 4 players, or nothing for every table size.")
+        },
+    )
+
+    def clean_campaign(self) -> int | str | None:
+        value = self.cleaned_data["campaign"].strip()
+        if value in ("", "all"):
+            return value or None
+        if not (value.isascii() and value.isdigit()):
+            raise forms.ValidationError(_("Give a campaign id of this group, or all."))
+        return int(value)

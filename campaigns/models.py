@@ -401,3 +401,31 @@ class DefinitionReport(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["definition", "user"], name="report_once_per_user")
         ]
+
+
+class CommunityClock(models.Model):
+    """Other tables' attempts to pass one clock, as the last community refresh counted them
+    (``campaigns.statistics.refresh_community``, a periodic task). Statistics read these rows
+    instead of scanning every group's history per request."""
+
+    clock_id = models.CharField(max_length=8, unique=True)
+    groups = models.PositiveIntegerField()  # distinct sharing groups that passed the clock
+    # {attempts to pass: campaigns that took that many}, over every sharing group.
+    histogram: models.JSONField[Any] = models.JSONField(default=dict)
+    refreshed = models.DateTimeField()
+
+
+class CommunityShare(models.Model):
+    """One group's part of a ``CommunityClock`` histogram at the same refresh, so the figures
+    a group sees leave out its own campaigns."""
+
+    group = models.ForeignKey(Group, models.CASCADE, related_name="+")
+    clock_id = models.CharField(max_length=8)
+    histogram: models.JSONField[Any] = models.JSONField(default=dict)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["group", "clock_id"], name="community_share_one_per_clock"
+            )
+        ]

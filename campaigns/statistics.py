@@ -1,0 +1,766 @@
+"""A group's statistics: one computation that the statistics page, the API and the CSV read.
+
+``group_statistics(group, campaign, players)`` answers in eight aggregate queries whatever
+the size of the history (a test counts them at 10 and at 2,000 attempts):
+
+1. the group's campaigns, with how far each has opened the chapters;
+2. attempts grouped by campaign, clock, table size and Bonus tokens face up;
+3. skips and Sleeve retrievals grouped by campaign and clock;
+4. the sessions, each with its attempts, passes, newly passed clocks and minutes;
+5. the players, each with the attempts of the sessions they sat at, and their openings;
+6. runs of the same outcome (streaks), grouped in the database;
+7. finished hints binned by predicted pass rate, matched with an outcome;
+8. the community figures (a table ``refresh_community`` rewrites; never a scan of others).
+
+Definitions (the public contract of ``GET /api/groups/{id}/statistics/``):
+
+- an attempt is a recorded pass or failure; an undone attempt is deleted, so it is gone from
+  every figure. A skip is not an attempt. Skips carry no table size: the ``players`` filter
+  does not apply to them;
+- order is recording order, the attempt's id within its campaign (campaigns in id order);
+- a clock's ``attempts_to_pass`` counts its attempts in one campaign up to and including the
+  first pass; over several campaigns it is the lower median of those that passed it;
+- a player took part in the attempts of every session they are listed on;
+- a session counts when it holds an attempt in scope;
+- a hint is rated when it can be matched to an outcome: the attempt it was asked for, or
+  else the group's next attempt at the same clock and table size recorded within 24 hours
+  after the hint finished;
+- community figures per clock come from other groups' campaigns that passed it; hidden until
+  ``COMMUNITY_MIN_GROUPS`` groups have, never shown for a chapter the group has not opened
+  (chapter contents are secret in the box), and absent for a group that does not share.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    FloatField,
+    IntegerField,
+    JSONField,
+    Max,
+    Min,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+    Window,
+)
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, Coalesce, Floor, Least, RowNumber
+from django.utils import timezone
+
+from campaigns.models import (
+    Attempt,
+    Campaign,
+    ClockProgress,
+    CommunityClock,
+    CommunityShare,
+    Event,
+    Group,
+    Session,
+    whole_minutes,
+)
+from rules.catalogue import CLOCK_IDS
+from rules.clock import REBIRTH
+
+NUMBERED = tuple(c for c in CLOCK_IDS if c != REBIRTH)
+CHAPTERS = tuple(range(1, 11))
+TABLE_SIZES = (2, 3, 4)
+BONUS_TOKENS = (0, 1, 2, 3)
+COMMUNITY_MIN_GROUPS = 5
+HINT_MATCH_WINDOW = timedelta(hours=24)
+HINT_BINS = 5  # of width 0.2
+WILSON_Z = 1.959963984540054  # 95 %
+
+PASSED = Attempt.Outcome.PASSED
+FAILED = Attempt.Outcome.FAILED
+
+
+class UnknownCampaign(LookupError):
+    """The campaign asked for is not one of the group's (the outlets answer 404)."""
+
+
+def chapter_of(clock_id: str) -> int | None:
+    """1 for 1-1 … 10 for 10-4; None for Rebirth, which belongs to no chapter."""
+    return None if clock_id == REBIRTH else int(clock_id.split("-")[0])
+
+
+def wilson(passes: int, attempts: int) -> tuple[float, float] | None:
+    """The Wilson score 95 % interval of a pass rate; None without attempts."""
+    if attempts == 0:
+        return None
+    z2 = WILSON_Z**2
+    rate = passes / attempts
+    centre = (rate + z2 / (2 * attempts)) / (1 + z2 / attempts)
+    half = (
+        WILSON_Z
+        * math.sqrt(rate * (1 - rate) / attempts + z2 / (4 * attempts**2))
+        / (1 + z2 / attempts)
+    )
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def lower_median(values: Iterable[int]) -> int | None:
+    ordered = sorted(values)
+    return ordered[(len(ordered) - 1) // 2] if ordered else None
+
+
+def histogram_lower_median(histogram: dict[int, int]) -> int | None:
+    """The lower median of the values a {value: how many} histogram holds."""
+    total = sum(n for n in histogram.values() if n > 0)
+    if total == 0:
+        return None
+    wanted = (total - 1) // 2
+    seen = 0
+    for value in sorted(histogram):
+        seen += max(histogram[value], 0)
+        if seen > wanted:
+            return value
+    return None  # pragma: no cover - the loop always reaches the median
+
+
+# --- the dataclass the three outlets read ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tally:
+    attempts: int = 0
+    passes: int = 0
+
+    @property
+    def rate(self) -> float | None:
+        return self.passes / self.attempts if self.attempts else None
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        return wilson(self.passes, self.attempts)
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(self.attempts + other.attempts, self.passes + other.passes)
+
+
+@dataclass(frozen=True)
+class Community:
+    groups: int
+    median_attempts_to_pass: int
+
+
+@dataclass
+class ClockFigures:
+    clock: str
+    chapter: int | None
+    attempts: int = 0
+    passes: int = 0
+    skips: int = 0
+    attempts_to_pass: int | None = None
+    first_try: bool = False
+    minutes: int | None = None
+    community: Community | None = None
+    opened: bool = False  # the group has opened its chapter (the page hides the rest)
+
+
+@dataclass
+class ChapterFigures:
+    chapter: int
+    attempts: int = 0
+    passes: int = 0
+    clocks_passed: int = 0
+    opened: bool = False
+
+
+@dataclass
+class PlayerFigures:
+    id: int
+    name: str
+    attempts: int
+    passes: int
+    opened: int
+    opened_passes: int
+
+    @property
+    def rate(self) -> float | None:
+        return Tally(self.attempts, self.passes).rate
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        return wilson(self.passes, self.attempts)
+
+
+@dataclass
+class SessionFigures:
+    id: int
+    campaign: int
+    date: date
+    attempts: int
+    passes: int
+    clocks_passed_after: int
+    minutes: int | None
+
+
+@dataclass(frozen=True)
+class Run:
+    outcome: str
+    length: int
+
+
+@dataclass
+class Streaks:
+    longest_pass: int = 0
+    longest_fail: int = 0
+    current: Run | None = None
+
+
+@dataclass
+class HintBin:
+    start: float
+    end: float
+    hints: int = 0
+    predicted: float | None = None
+    actual: float | None = None
+
+
+@dataclass
+class HintFigures:
+    asked: int = 0
+    rated: int = 0
+    predicted_mean: float | None = None
+    actual_rate: float | None = None
+    brier: float | None = None
+    bins: list[HintBin] = field(default_factory=list)
+
+
+@dataclass
+class CampaignLine:
+    """One campaign on the progress chart: clocks passed after each of its sessions."""
+
+    id: int
+    number: int  # 1 for the group's first campaign
+    kind: str
+    sessions: list[SessionFigures]
+
+
+@dataclass
+class Statistics:
+    campaigns: list[int]  # the scope
+    players_filter: int | None
+    totals: dict[str, int | None]
+    clocks: list[ClockFigures]
+    chapters: list[ChapterFigures]
+    players: list[PlayerFigures]
+    by_players: dict[str, Tally]  # "2", "3", "4" (the API's keys)
+    by_bonus_tokens: dict[str, Tally]  # "0" … "3": tokens face up during the attempt
+    sessions: list[SessionFigures]
+    streaks: Streaks
+    hints: HintFigures
+    # For the page: every campaign of the group (the filter and the progress chart) and the
+    # Sleeve of Regrets (clocks put back on the stack).
+    all_campaigns: list[CampaignLine]
+    retrievals: int
+    clocks_retrieved: int
+    sharing: bool
+
+    @property
+    def empty(self) -> bool:
+        return not self.totals["attempts"]
+
+
+# --- the computation -------------------------------------------------------------------------
+
+
+def group_statistics(
+    group: Group, campaign: int | str | None = None, players: int | None = None
+) -> Statistics:
+    """The statistics of ``group`` over ``campaign`` (an id of the group's, ``"all"``, or
+    None for the current campaign), at table size ``players`` (2-4) or every size.
+
+    UnknownCampaign when ``campaign`` is not the group's."""
+    campaigns = _campaigns(group)
+    if not campaigns:  # only for groups made outside services.create_group
+        group.current_campaign()
+        campaigns = _campaigns(group)
+    if campaign == "all":
+        scope = [row["id"] for row in campaigns]
+    elif campaign is None:
+        scope = [campaigns[-1]["id"]]
+    elif isinstance(campaign, int) and any(row["id"] == campaign for row in campaigns):
+        scope = [campaign]
+    else:
+        raise UnknownCampaign(campaign)
+    opened = _opened_chapters(campaigns)
+    in_scope = Q(campaign_id__in=scope)
+    if players is not None:
+        in_scope &= Q(players=players)
+    attempts = Attempt.objects.filter(in_scope)
+
+    per_campaign_clock, by_players, by_tokens, minutes = _attempt_groups(attempts, players)
+    skips, retrievals, clocks_retrieved = _sleeve(scope)
+    rebirth_in_scope = any(
+        row["kind"] == Campaign.Kind.REBIRTH for row in campaigns if row["id"] in scope
+    )
+    clocks = _clocks(per_campaign_clock, skips, rebirth_in_scope, opened)
+    chapters = _chapters(clocks, per_campaign_clock, opened)
+    lines = _sessions(group, campaigns, players)
+    sessions = [s for line in lines if line.id in scope for s in line.sessions]
+    if group.share_with_community:
+        _add_community(group, clocks)
+
+    totals: dict[str, int | None] = {
+        "sessions": len(sessions),
+        "attempts": sum(c.attempts for c in clocks),
+        "passed": sum(c.passes for c in clocks),
+        "failed": sum(c.attempts - c.passes for c in clocks),
+        "skips": sum(c.skips for c in clocks),
+        "clocks_passed": sum(1 for v in per_campaign_clock.values() if v["to_pass"] is not None),
+        "first_try_passes": sum(1 for v in per_campaign_clock.values() if v["to_pass"] == 1),
+        "minutes": minutes,
+    }
+    return Statistics(
+        campaigns=scope,
+        players_filter=players,
+        totals=totals,
+        clocks=clocks,
+        chapters=chapters,
+        players=_players(group, scope, players),
+        by_players=by_players,
+        by_bonus_tokens=by_tokens,
+        sessions=sessions,
+        streaks=_streaks(attempts),
+        hints=_hints(group, scope, players),
+        all_campaigns=lines,
+        retrievals=retrievals,
+        clocks_retrieved=clocks_retrieved,
+        sharing=group.share_with_community,
+    )
+
+
+def _campaigns(group: Group) -> list[dict[str, Any]]:
+    """The group's campaigns in id order, with the first clock still upcoming and the
+    furthest clock attempted: together they say which chapters the campaign opened."""
+    upcoming = Q(progress__status=ClockProgress.Status.UPCOMING)
+    attempted = Q(progress__attempts__gt=0) | Q(progress__status=ClockProgress.Status.PASSED)
+    rows = (
+        Campaign.objects.filter(group=group)
+        .annotate(
+            first_upcoming=Min("progress__position", filter=upcoming),
+            furthest=Max("progress__position", filter=attempted),
+        )
+        .order_by("id")
+        .values("id", "kind", "first_upcoming", "furthest")
+    )
+    return [dict(row) for row in rows]
+
+
+def _opened_chapters(campaigns: list[dict[str, Any]]) -> int:
+    """The highest chapter any campaign of the group opened. Chapters open in order: one is
+    open once every clock before it is passed or in the Sleeve (positions 0-39 are 1-1 to
+    10-4), and a chapter stays seen when a clock of it goes back on the stack later."""
+    highest = 1
+    for row in campaigns:
+        first_upcoming = 40 if row["first_upcoming"] is None else row["first_upcoming"]
+        furthest = -1 if row["furthest"] is None else row["furthest"]
+        highest = max(highest, min(max(first_upcoming, furthest), 39) // 4 + 1)
+    return highest
+
+
+def _attempt_groups(
+    attempts: QuerySet[Attempt], players: int | None
+) -> tuple[dict[tuple[int, str], dict[str, Any]], dict[str, Tally], dict[str, Tally], int | None]:
+    """Query 2: per campaign and clock (attempts, passes, attempts up to the first pass,
+    durations), and the same rows summed by table size and by Bonus tokens face up."""
+    first_pass = Attempt.objects.filter(
+        campaign_id=OuterRef("campaign_id"), clock_id=OuterRef("clock_id"), outcome=PASSED
+    )
+    if players is not None:
+        first_pass = first_pass.filter(players=players)
+    first_pass_id = Subquery(first_pass.order_by("id").values("id")[:1])
+    rows = (
+        attempts.values("campaign_id", "clock_id", "players", "bonus_tokens")
+        .annotate(
+            n=Count("id"),
+            passes=Count("id", filter=Q(outcome=PASSED)),
+            to_pass=Count("id", filter=Q(id__lte=first_pass_id)),
+            spent=Sum("duration"),
+            typed=Count("duration"),
+        )
+        .order_by()
+    )
+    per: dict[tuple[int, str], dict[str, Any]] = {}
+    by_players = {str(n): Tally() for n in TABLE_SIZES}
+    by_tokens = {str(n): Tally() for n in BONUS_TOKENS}
+    total = timedelta(0)
+    typed_any = False
+    for row in rows:
+        key = (row["campaign_id"], row["clock_id"])
+        entry = per.setdefault(
+            key, {"n": 0, "passes": 0, "to_pass": 0, "duration": timedelta(0), "typed": 0}
+        )
+        entry["n"] += row["n"]
+        entry["passes"] += row["passes"]
+        entry["to_pass"] += row["to_pass"]
+        if row["typed"]:
+            entry["duration"] += row["spent"]
+            entry["typed"] += row["typed"]
+            total += row["spent"]
+            typed_any = True
+        tally = Tally(row["n"], row["passes"])
+        by_players[str(row["players"])] += tally
+        by_tokens[str(row["bonus_tokens"])] += tally
+    for entry in per.values():
+        entry["to_pass"] = entry["to_pass"] if entry["passes"] else None
+    return per, by_players, by_tokens, whole_minutes(total) if typed_any else None
+
+
+def _sleeve(scope: list[int]) -> tuple[dict[str, int], int, int]:
+    """Query 3: skips per clock, and the retrievals from the Sleeve (events not undone)."""
+    skips: Counter[str] = Counter()
+    retrievals = clocks_retrieved = 0
+    rows = (
+        Event.objects.filter(
+            campaign_id__in=scope,
+            kind__in=[Event.Kind.SKIPPED, Event.Kind.RETRIEVED],
+            undone__isnull=True,
+        )
+        .values("kind", "clock_id")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    for row in rows:
+        if row["kind"] == Event.Kind.SKIPPED:
+            skips[row["clock_id"]] += row["n"]
+        else:  # a retrieval event names the clocks put back, comma-separated
+            retrievals += row["n"]
+            clocks_retrieved += row["n"] * len(row["clock_id"].split(","))
+    return skips, retrievals, clocks_retrieved
+
+
+def _clocks(
+    per: dict[tuple[int, str], dict[str, Any]],
+    skips: dict[str, int],
+    rebirth: bool,
+    opened: int,
+) -> list[ClockFigures]:
+    by_clock: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for (_campaign, clock), entry in per.items():
+        by_clock[clock].append(entry)
+    clocks = []
+    for clock in [*NUMBERED, REBIRTH] if rebirth else NUMBERED:
+        entries = by_clock.get(clock, [])
+        passed = [e["to_pass"] for e in entries if e["to_pass"] is not None]
+        typed = [e for e in entries if e["typed"]]
+        chapter = chapter_of(clock)
+        clocks.append(
+            ClockFigures(
+                clock=clock,
+                chapter=chapter,
+                attempts=sum(e["n"] for e in entries),
+                passes=sum(e["passes"] for e in entries),
+                skips=skips.get(clock, 0),
+                attempts_to_pass=lower_median(passed),
+                first_try=1 in passed,
+                minutes=whole_minutes(sum((e["duration"] for e in typed), timedelta(0)))
+                if typed
+                else None,
+                # Rebirth is only in a campaign once all 40 clocks have been played.
+                opened=chapter is None or chapter <= opened,
+            )
+        )
+    return clocks
+
+
+def _chapters(
+    clocks: list[ClockFigures], per: dict[tuple[int, str], dict[str, Any]], opened: int
+) -> list[ChapterFigures]:
+    chapters = {c: ChapterFigures(c, opened=c <= opened) for c in CHAPTERS}
+    for clock in clocks:
+        if clock.chapter is not None:
+            chapters[clock.chapter].attempts += clock.attempts
+            chapters[clock.chapter].passes += clock.passes
+    for (_campaign, clock_id), entry in per.items():
+        chapter = chapter_of(clock_id)
+        if chapter is not None and entry["to_pass"] is not None:
+            chapters[chapter].clocks_passed += 1
+    return list(chapters.values())
+
+
+def _sessions(
+    group: Group, campaigns: list[dict[str, Any]], players: int | None
+) -> list[CampaignLine]:
+    """Query 4: every session of the group with its figures; the progress chart draws every
+    campaign, the ``sessions`` field keeps those of the scope.
+
+    A clock leaves its campaign's stack when passed, so the distinct clocks passed at a
+    session are the clocks newly passed there."""
+    counted = Q(attempts__players=players) if players is not None else Q()
+    passed = counted & Q(attempts__outcome=PASSED)
+    rows = (
+        Session.objects.filter(campaign__group=group)
+        .annotate(
+            n=Count("attempts", filter=counted),
+            passes=Count("attempts", filter=passed),
+            new_clocks=Count("attempts__clock_id", filter=passed, distinct=True),
+            duration=Sum("attempts__duration", filter=counted),
+            typed=Count("attempts__duration", filter=counted),
+        )
+        .filter(n__gt=0)
+        .order_by("campaign_id", "date", "id")
+        .values("id", "campaign_id", "date", "n", "passes", "new_clocks", "duration", "typed")
+    )
+    by_campaign: dict[int, list[SessionFigures]] = defaultdict(list)
+    passed_so_far: Counter[int] = Counter()
+    for row in rows:
+        passed_so_far[row["campaign_id"]] += row["new_clocks"]
+        by_campaign[row["campaign_id"]].append(
+            SessionFigures(
+                id=row["id"],
+                campaign=row["campaign_id"],
+                date=row["date"],
+                attempts=row["n"],
+                passes=row["passes"],
+                clocks_passed_after=passed_so_far[row["campaign_id"]],
+                minutes=whole_minutes(row["duration"]) if row["typed"] else None,
+            )
+        )
+    return [
+        CampaignLine(row["id"], number, row["kind"], by_campaign.get(row["id"], []))
+        for number, row in enumerate(campaigns, start=1)
+    ]
+
+
+def _players(group: Group, scope: list[int], players: int | None) -> list[PlayerFigures]:
+    """Query 5: a player took part in the attempts of the sessions they are listed on; the
+    openings are counted in subqueries, so the two joins do not multiply each other."""
+    took_part = Q(sessions__attempts__campaign_id__in=scope)
+    opened = Attempt.objects.filter(campaign_id__in=scope, opener=OuterRef("pk")).order_by()
+    if players is not None:
+        took_part &= Q(sessions__attempts__players=players)
+        opened = opened.filter(players=players)
+    count = Count("id")
+    rows = (
+        group.players.annotate(
+            n=Count("sessions__attempts", filter=took_part),
+            passes=Count(
+                "sessions__attempts", filter=took_part & Q(sessions__attempts__outcome=PASSED)
+            ),
+            opened=Coalesce(
+                Subquery(opened.values("opener").annotate(c=count).values("c")[:1]),
+                Value(0),
+                output_field=IntegerField(),
+            ),
+            opened_passes=Coalesce(
+                Subquery(
+                    opened.filter(outcome=PASSED).values("opener").annotate(c=count).values("c")[:1]
+                ),
+                Value(0),
+                output_field=IntegerField(),
+            ),
+        )
+        .order_by("id")
+        .values("id", "name", "n", "passes", "opened", "opened_passes")
+    )
+    return [
+        PlayerFigures(r["id"], r["name"], r["n"], r["passes"], r["opened"], r["opened_passes"])
+        for r in rows
+    ]
+
+
+def _streaks(attempts: QuerySet[Attempt]) -> Streaks:
+    """Query 6: runs of one outcome, found in the database ("gaps and islands": along the
+    recording order, the position minus the position among the same outcome is constant
+    within a run)."""
+    order = [F("campaign_id").asc(), F("id").asc()]
+    numbered = (
+        attempts.annotate(
+            k=Window(RowNumber(), order_by=order),
+            j=Window(RowNumber(), partition_by=[F("outcome")], order_by=order),
+        )
+        .order_by()
+        .values("outcome", "k", "j")
+    )
+    sql, params = numbered.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH numbered AS ({sql}), "  # noqa: S608 - the ORM's own SQL and parameters
+            "runs AS (SELECT outcome, COUNT(*) AS length, MAX(k) AS last "
+            "FROM numbered GROUP BY outcome, k - j) "
+            "SELECT outcome, MAX(length), MAX(last), "
+            "(SELECT length FROM runs ORDER BY last DESC LIMIT 1) "
+            "FROM runs GROUP BY outcome",
+            params,
+        )
+        rows = cursor.fetchall()
+    streaks = Streaks()
+    last = 0
+    for outcome, longest, run_last, current_length in rows:
+        if outcome == PASSED:
+            streaks.longest_pass = longest
+        else:
+            streaks.longest_fail = longest
+        if run_last > last:
+            last = run_last
+            streaks.current = Run(outcome, current_length)
+    return streaks
+
+
+def _hints(group: Group, scope: list[int], players: int | None) -> HintFigures:
+    """Query 7: finished hints of the scope's campaigns, binned by predicted pass rate and
+    matched with an outcome (the attempt asked for, else the next one within 24 hours)."""
+    from solver.models import HintRequest  # solver depends on campaigns, not the reverse
+
+    next_attempt = (
+        Attempt.objects.filter(
+            campaign__group=group,
+            clock_id=OuterRef("clock_id"),
+            players=OuterRef("players"),
+            created__gte=OuterRef("finished_at"),
+            created__lte=OuterRef("finished_at") + HINT_MATCH_WINDOW,
+        )
+        .order_by("created", "id")
+        .values("outcome")[:1]
+    )
+    hints = HintRequest.objects.filter(
+        campaign_id__in=scope, status=HintRequest.Status.DONE, finished_at__isnull=False
+    )
+    if players is not None:
+        hints = hints.filter(players=players)
+    rate = F("rate")
+    rated = Q(outcome__isnull=False, rate__isnull=False)
+    rows = (
+        hints.annotate(
+            rate=Cast(KT("result__pass_rate"), FloatField()),
+            outcome=Coalesce(F("attempt__outcome"), Subquery(next_attempt)),
+        )
+        .annotate(bin=Least(Floor(rate * Value(float(HINT_BINS))), Value(HINT_BINS - 1.0)))
+        .values("bin")
+        .annotate(
+            asked=Count("id"),
+            rated=Count("id", filter=rated),
+            predicted=Sum("rate", filter=rated),
+            passed=Count("id", filter=rated & Q(outcome=PASSED)),
+            squared=Sum(
+                Case(
+                    When(rated & Q(outcome=PASSED), then=(Value(1.0) - rate) * (Value(1.0) - rate)),
+                    When(rated & Q(outcome=FAILED), then=rate * rate),
+                    output_field=FloatField(),
+                )
+            ),
+        )
+        .order_by()
+    )
+    figures = HintFigures(
+        bins=[
+            HintBin(round(b / HINT_BINS, 1), round((b + 1) / HINT_BINS, 1))
+            for b in range(HINT_BINS)
+        ]
+    )
+    predicted = squared = 0.0
+    passed = 0
+    for row in rows:
+        figures.asked += row["asked"]
+        if not row["rated"]:
+            continue
+        hint_bin = figures.bins[int(row["bin"])]
+        hint_bin.hints = row["rated"]
+        hint_bin.predicted = row["predicted"] / row["rated"]
+        hint_bin.actual = row["passed"] / row["rated"]
+        figures.rated += row["rated"]
+        predicted += row["predicted"]
+        squared += row["squared"]
+        passed += row["passed"]
+    if figures.rated:
+        figures.predicted_mean = predicted / figures.rated
+        figures.actual_rate = passed / figures.rated
+        figures.brier = squared / figures.rated
+    return figures
+
+
+def _add_community(group: Group, clocks: list[ClockFigures]) -> None:
+    """Query 8: the refreshed figures, minus this group's own part of them (kept at the same
+    refresh), so the comparison is with other tables only."""
+    own = CommunityShare.objects.filter(group=group, clock_id=OuterRef("clock_id"))
+    rows = CommunityClock.objects.annotate(
+        own=Subquery(own.values("histogram")[:1], output_field=JSONField())
+    ).values("clock_id", "groups", "histogram", "own")
+    by_clock = {row["clock_id"]: row for row in rows}
+    for clock in clocks:
+        row = by_clock.get(clock.clock)
+        if row is None or not clock.opened:
+            continue
+        histogram = Counter({int(k): v for k, v in row["histogram"].items()})
+        groups = row["groups"]
+        if row["own"]:
+            histogram.subtract({int(k): v for k, v in row["own"].items()})
+            groups -= 1
+        median = histogram_lower_median(histogram)
+        if groups >= COMMUNITY_MIN_GROUPS and median is not None:
+            clock.community = Community(groups, median)
+
+
+# --- the community figures -------------------------------------------------------------------
+
+
+def refresh_community() -> int:
+    """Rewrite the community figures from every sharing group's campaigns: per clock, how
+    many attempts each campaign took to pass it (a histogram) and how many groups passed
+    it, with each group's own part, so that a group sees the others' figures. Run by a
+    periodic task; returns the number of clocks with figures."""
+    first_pass = (
+        Attempt.objects.filter(
+            campaign_id=OuterRef("campaign_id"), clock_id=OuterRef("clock_id"), outcome=PASSED
+        )
+        .order_by("id")
+        .values("id")[:1]
+    )
+    up_to_first = (
+        Attempt.objects.filter(campaign__group__share_with_community=True)
+        .annotate(first_pass=Subquery(first_pass))
+        .filter(id__lte=F("first_pass"))
+        .values("campaign__group_id", "campaign_id", "clock_id")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    totals: dict[str, Counter[int]] = defaultdict(Counter)
+    groups: dict[str, set[int]] = defaultdict(set)
+    shares: dict[tuple[int, str], Counter[int]] = defaultdict(Counter)
+    for row in up_to_first:
+        group_id = row["campaign__group_id"]
+        totals[row["clock_id"]][row["n"]] += 1
+        groups[row["clock_id"]].add(group_id)
+        shares[(group_id, row["clock_id"])][row["n"]] += 1
+    now = timezone.now()
+    with transaction.atomic():
+        CommunityShare.objects.all().delete()
+        CommunityClock.objects.all().delete()
+        CommunityClock.objects.bulk_create(
+            CommunityClock(
+                clock_id=clock,
+                groups=len(groups[clock]),
+                histogram={str(k): v for k, v in sorted(histogram.items())},
+                refreshed=now,
+            )
+            for clock, histogram in totals.items()
+        )
+        CommunityShare.objects.bulk_create(
+            (
+                CommunityShare(
+                    group_id=group_id,
+                    clock_id=clock,
+                    histogram={str(k): v for k, v in sorted(histogram.items())},
+                )
+                for (group_id, clock), histogram in shares.items()
+            ),
+            batch_size=2000,
+        )
+    return len(totals)
