@@ -235,7 +235,7 @@ class StatisticsFilterForm(forms.Form):
     """The scope of the statistics page, API and CSV (query parameters): a campaign of the
     group or ``all`` (default: the current campaign), and optionally one table size."""
 
-    campaign = forms.CharField(required=False, max_length=20)
+    campaign = forms.CharField(required=False, max_length=40)
     players = forms.TypedChoiceField(
         required=False,
         choices=[("", "")] + [(str(n), str(n)) for n in (2, 3, 4)],

@@ -132,7 +132,7 @@ def histogram_lower_median(histogram: dict[int, int]) -> int | None:
     return None  # pragma: no cover - the loop always reaches the median
 
 
-# --- the dataclass the three outlets read ----------------------------------------------------
+# --- the dataclass the three outlets read -----------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -277,7 +277,7 @@ class Statistics:
         return not self.totals["attempts"]
 
 
-# --- the computation -------------------------------------------------------------------------
+# --- the computation --------------------------------------------------------------------------
 
 
 def group_statistics(
@@ -313,7 +313,10 @@ def group_statistics(
     clocks = _clocks(per_campaign_clock, skips, rebirth_in_scope, opened)
     chapters = _chapters(clocks, per_campaign_clock, opened)
     lines = _sessions(group, campaigns, players)
-    sessions = [s for line in lines if line.id in scope for s in line.sessions]
+    sessions = sorted(
+        (s for line in lines if line.id in scope for s in line.sessions),
+        key=lambda s: (s.date, s.id),
+    )
     if group.share_with_community:
         _add_community(group, clocks)
 
@@ -708,7 +711,7 @@ def _add_community(group: Group, clocks: list[ClockFigures]) -> None:
             clock.community = Community(groups, median)
 
 
-# --- the community figures -------------------------------------------------------------------
+# --- the community figures --------------------------------------------------------------------
 
 
 def refresh_community() -> int:

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from campaigns import community_views, views
+from campaigns import community_views, statistics_views, views
 
 group = "groups/<int:group_id>/"
 
@@ -34,7 +34,7 @@ pages = [
     path(group + "players/<int:player_id>/", views.player_change, name="player"),
     path(group + "settings/", views.settings_page, name="settings"),
     path(group + "settings/sharing/", community_views.sharing, name="sharing"),
-    path(group + "statistics/", views.stats_page, name="stats"),
+    path(group + "statistics/", statistics_views.statistics_page, name="stats"),
     path(group + "export.json", views.export_json, name="export_json"),
     path(group + "export.csv", views.export_csv, name="export_csv"),
     path("join/<str:token>/", views.join, name="join"),

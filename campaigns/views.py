@@ -54,7 +54,6 @@ from campaigns.models import (
     Session,
 )
 from campaigns.services import CampaignError
-from campaigns.stats import bar_chart, statistics
 from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
 from rules.clock import Clock
@@ -846,65 +845,7 @@ def settings_page(request: AuthenticatedHttpRequest, group_id: int) -> HttpRespo
     )
 
 
-# --- statistics and exports ---------------------------------------------------------------
-
-
-@login_required
-@require_GET
-def stats_page(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
-    group, membership = get_group_for_user(request.user, group_id)
-    campaign = group.current_campaign()
-    numbers = statistics(campaign)
-    per_clock = bar_chart(
-        [
-            (c, a, _("%(clock)s: %(n)d attempts") % {"clock": c, "n": a})
-            for c, (a, _p) in numbers.per_clock.items()
-        ],
-        _("Attempts per clock"),
-    )
-    by_players = bar_chart(
-        [
-            (
-                _("%(n)d players") % {"n": n},
-                (p / a * 100) if a else None,
-                _("%(passed)d of %(attempts)d passed") % {"passed": p, "attempts": a},
-            )
-            for n, (a, p) in numbers.by_players.items()
-        ],
-        _("Pass rate by player count"),
-        width=360,
-        top=100,
-        unit=" %",
-    )
-    tokens = bar_chart(
-        [
-            (
-                str(n),
-                count,
-                _("%(count)d clocks passed with %(n)d Bonus tokens") % {"count": count, "n": n},
-            )
-            for n, count in numbers.tokens_at_pass.items()
-        ],
-        _("Bonus tokens face up when a clock was passed"),
-        width=360,
-    )
-    return render(
-        request,
-        "campaigns/stats.html",
-        {
-            "group": group,
-            "membership": membership,
-            "numbers": numbers,
-            "total": sum(a for a, _p in numbers.by_players.values()),
-            "per_clock": per_clock,
-            "by_players": by_players,
-            "tokens": tokens,
-            "rates": [
-                (n, a, p, round(p / a * 100) if a else None)
-                for n, (a, p) in numbers.by_players.items()
-            ],
-        },
-    )
+# --- exports ---------------------------------------------------------------------------
 
 
 @login_required

@@ -255,7 +255,7 @@ def test_statistics_draw_svg_charts(group: Group, as_role: AsRole) -> None:
     tap(client, group, "failed")
     tap(client, group, "passed")
     content = client.get(page(group, "statistics/")).content.decode()
-    assert content.count('<svg class="chart"') == 3
+    assert content.count('<svg class="chart ') == 3
 
 
 def test_the_history_round_trips_through_an_upload(group: Group, as_role: AsRole) -> None:

@@ -1,0 +1,183 @@
+"""The statistics page: what it shows, its filters with and without htmx, bad input,
+permissions, and its number of queries."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from campaigns import demo, services
+from campaigns.models import Campaign, Group, Membership
+from campaigns.statistics import refresh_community
+
+AsRole = Callable[[str], Client]
+READ_STATUS = {"owner": 200, "member": 200, "viewer": 200, "outsider": 404}
+
+
+def page(group: Group) -> str:
+    return f"/groups/{group.pk}/statistics/"
+
+
+@pytest.fixture
+def played(group: Group, campaign: Campaign, play: Callable[..., Any]) -> Group:
+    ann, ben = group.players.all()[:2]
+    session = services.start_session(campaign, [ann, ben], date(2026, 11, 1))
+    for outcome in ("failed", "failed", "failed", "passed", "passed"):
+        play(campaign, outcome, session=session, opener=ann)
+    return group
+
+
+@pytest.mark.parametrize("role", list(READ_STATUS))
+def test_members_see_the_page_and_outsiders_get_404(
+    played: Group, as_role: AsRole, role: str
+) -> None:
+    assert as_role(role).get(page(played)).status_code == READ_STATUS[role]
+
+
+def test_anonymous_visitors_are_sent_to_log_in(played: Group) -> None:
+    response = Client().get(page(played))
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_posting_is_405(played: Group, as_role: AsRole) -> None:
+    assert as_role("owner").post(page(played)).status_code == 405
+
+
+def test_the_heat_map_colours_each_clock_by_its_attempts_to_pass(
+    played: Group, as_role: AsRole
+) -> None:
+    body = as_role("viewer").get(page(played)).content.decode()
+    assert '<g class="cell heat-4"><title>1-1: passed after 4 attempts</title>' in body
+    assert '<g class="cell heat-1"><title>1-2: passed at attempt 1</title>' in body
+    assert '<g class="cell unplayed"><title>1-3: not played</title>' in body
+    assert '<g class="cell locked"><title>2-1: chapter not opened yet</title>' in body
+
+
+def test_each_chart_has_words_or_a_table_beside_it(played: Group, as_role: AsRole) -> None:
+    body = as_role("owner").get(page(played)).content.decode()
+    assert body.count('role="img"') == 3  # map, progress, Bonus tokens (no hint yet)
+    assert "The clocks as a table" in body
+    assert "Campaign 1: 2 clocks passed after 1 session" in body
+    assert '<th scope="row">Ann</th>' in body and "2 of 5" in body
+
+
+def test_a_rate_of_no_attempts_is_a_dash_not_zero_percent(played: Group, as_role: AsRole) -> None:
+    body = as_role("owner").get(page(played)).content.decode()
+    tokens = body[body.index('class="chart stats-tokens"') :]
+    tokens = tokens[: tokens.index("</svg>")]
+    # 3 failures then 2 passes: tokens 0, 1, 2 then 3 face up, then 0 again
+    assert re.findall(r'class="value"[^>]*>([^<]*)<', tokens) == ["50 %", "0 %", "0 %", "100 %"]
+    sizes = body[body.index('id="sizes-title"') :]
+    assert '<th scope="row">2</th>\n        <td>0 of 0</td>\n        <td>—</td>' in sizes
+
+
+def test_text_in_charts_and_tables_is_escaped(
+    group: Group, campaign: Campaign, as_role: AsRole, play: Callable[..., Any]
+) -> None:
+    player = group.players.create(name="<script>x</script>")
+    session = services.start_session(campaign, [player])
+    play(campaign, "passed", session=session, opener=player)
+    body = as_role("owner").get(page(group)).content.decode()
+    assert "<script>x" not in body and "&lt;script&gt;x&lt;/script&gt;" in body
+
+
+def test_an_empty_campaign_says_what_to_record(group: Group, as_role: AsRole) -> None:
+    body = as_role("owner").get(page(group)).content.decode()
+    assert "Record attempts at the table to colour the map." in body
+    assert "Start a session and record its attempts" in body
+    assert "Ask for a hint before an attempt" in body
+    assert 'class="chart progress"' not in body
+
+
+def test_the_community_sentence_compares_with_other_tables(
+    played: Group, as_role: AsRole, bob: User
+) -> None:
+    for n, tries in enumerate([1, 2, 2, 3, 2]):
+        other = services.create_group(bob, f"Table {n}")
+        campaign = other.current_campaign()
+        for outcome in ["failed"] * (tries - 1) + ["passed"]:
+            services.record_attempt(campaign, bob, "1-1", outcome, 3)
+            campaign.refresh_from_db()
+    refresh_community()
+    body = as_role("owner").get(page(played)).content.decode()
+    assert "<strong>1-1</strong>: you took 4 tries; tables usually take 2" in body
+
+
+# --- filters ----------------------------------------------------------------------------------
+
+
+def test_the_filters_are_a_plain_get_form_that_htmx_also_drives(
+    played: Group, as_role: AsRole
+) -> None:
+    body = as_role("owner").get(page(played)).content.decode()
+    form = re.search(r"<form method=\"get\"[^>]*>", body)
+    assert form and f'action="{page(played)}"' in form[0] and 'hx-get="' in form[0]
+    assert '<select name="campaign">' in body and '<select name="players">' in body
+
+
+def test_a_filter_narrows_the_figures(played: Group, as_role: AsRole) -> None:
+    body = as_role("owner").get(page(played), {"players": 2}).content.decode()
+    assert "Campaign 1, 2 players" in body
+    assert '<g class="cell unplayed"><title>1-1: not played</title>' in body
+
+
+def test_htmx_gets_only_the_statistics_body(played: Group, as_role: AsRole) -> None:
+    response = as_role("owner").get(
+        page(played), {"campaign": "all"}, headers={"HX-Request": "true"}
+    )
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div id="statistics-body"') and "<html" not in body
+    assert "All campaigns" in body
+    assert "HX-Request" in response["Vary"]
+
+
+@pytest.mark.parametrize(
+    ("params", "reason"),
+    [
+        ({"campaign": "abc"}, "Give a campaign id of this group, or all."),
+        ({"players": "5"}, "Choose 2, 3 or 4 players, or nothing for every table size."),
+    ],
+)
+def test_a_malformed_filter_is_a_400_that_says_why(
+    played: Group, as_role: AsRole, params: dict[str, str], reason: str
+) -> None:
+    response = as_role("owner").get(page(played), params)
+    assert response.status_code == 400 and reason in response.content.decode()
+
+
+def test_a_campaign_of_another_group_is_a_404(played: Group, as_role: AsRole, bob: User) -> None:
+    other = services.create_group(bob, "Elsewhere").current_campaign()
+    client = as_role("owner")
+    assert client.get(page(played), {"campaign": other.pk}).status_code == 404
+    assert client.get(page(played), {"campaign": other.pk + 99}).status_code == 404
+
+
+def test_the_page_speaks_dutch_and_japanese(played: Group, as_role: AsRole) -> None:
+    client = as_role("owner")
+    client.cookies["django_language"] = "nl"
+    assert "Welke klokken" in client.get(page(played)).content.decode()
+    client.cookies["django_language"] = "ja"
+    assert "どの時計盤" in client.get(page(played)).content.decode()
+
+
+def test_the_page_makes_at_most_12_queries_on_a_long_history(
+    alice: User, login: Callable[[User], Client]
+) -> None:
+    demo.seed(1, 2000, seed=5)
+    group = Group.objects.get(name__startswith="Demo table")
+    Membership.objects.create(group=group, user=alice, role=Membership.Role.MEMBER)
+    refresh_community()
+    client = login(alice)
+    for params in ({}, {"campaign": "all", "players": 3}):
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(page(group), params)
+        assert response.status_code == 200
+        assert len(queries.captured_queries) <= 12, [q["sql"][:80] for q in queries]
