@@ -210,10 +210,12 @@ def _play_group(
 
 
 def _retrieve(campaign: _Campaign, session: _Session, clocks: list[str], at: datetime) -> None:
-    session.items.append(_Item(Event.Kind.RETRIEVED, ",".join(clocks), campaign.before(clocks), at))
-    for clock in clocks:
+    """Put clocks back on top of the stack, the first given played first: one event per
+    clock (the last first), so each event names a single clock."""
+    for clock in reversed(clocks):
+        session.items.append(_Item(Event.Kind.RETRIEVED, clock, campaign.before([clock]), at))
         campaign.progress[clock][0] = ClockProgress.Status.UPCOMING
-    campaign.stack_top = clocks + [c for c in campaign.stack_top if c not in clocks]
+        campaign.stack_top = [clock] + [c for c in campaign.stack_top if c != clock]
 
 
 def _colours(rng: random.Random, players: int) -> str:
