@@ -1,16 +1,18 @@
 """A group's statistics: one computation that the statistics page, the API and the CSV read.
 
-``group_statistics(group, campaign, players)`` answers in eight aggregate queries whatever
-the size of the history (a test counts them at 10 and at 2,000 attempts):
+``group_statistics(group, campaign, players)`` answers in nine queries whatever the size of
+the history (a test counts them at 10 and at 2,000 attempts):
 
 1. the group's campaigns, with how far each has opened the chapters;
 2. attempts grouped by campaign, clock, table size and Bonus tokens face up;
 3. skips and Sleeve retrievals grouped by campaign and clock;
 4. the sessions, each with its attempts, passes, newly passed clocks and minutes;
-5. the players, each with the attempts of the sessions they sat at, and their openings;
-6. runs of the same outcome (streaks), grouped in the database;
-7. finished hints binned by predicted pass rate, matched with an outcome;
-8. the community figures (a table ``refresh_community`` rewrites; never a scan of others).
+5. the players, each with the attempts of the sessions they sat at;
+6. the openers, each with the attempts they opened and passed;
+7. runs of the same outcome (streaks), grouped in the database;
+8. finished hints of the scope with their predicted pass rate and matched outcome (one row
+   per hint, binned in Python);
+9. the community figures (a table ``refresh_community`` rewrites; never a scan of others).
 
 Definitions (the public contract of ``GET /api/groups/{id}/statistics/``):
 
@@ -41,11 +43,9 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import (
-    Case,
     Count,
     F,
     FloatField,
-    IntegerField,
     JSONField,
     Max,
     Min,
@@ -54,12 +54,10 @@ from django.db.models import (
     QuerySet,
     Subquery,
     Sum,
-    Value,
-    When,
     Window,
 )
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast, Coalesce, Floor, Least, RowNumber
+from django.db.models.functions import Cast, Coalesce, RowNumber
 from django.utils import timezone
 
 from campaigns.models import (
@@ -305,7 +303,7 @@ def group_statistics(
         in_scope &= Q(players=players)
     attempts = Attempt.objects.filter(in_scope)
 
-    per_campaign_clock, by_players, by_tokens, minutes = _attempt_groups(attempts, players)
+    per_campaign_clock, by_players, by_tokens, minutes = _attempt_groups(attempts)
     skips, retrievals, clocks_retrieved = _sleeve(scope)
     rebirth_in_scope = any(
         row["kind"] == Campaign.Kind.REBIRTH for row in campaigns if row["id"] in scope
@@ -336,12 +334,12 @@ def group_statistics(
         totals=totals,
         clocks=clocks,
         chapters=chapters,
-        players=_players(group, scope, players),
+        players=_players(group, attempts, scope, players),
         by_players=by_players,
         by_bonus_tokens=by_tokens,
         sessions=sessions,
         streaks=_streaks(attempts),
-        hints=_hints(group, scope, players),
+        hints=_hints([row["id"] for row in campaigns], scope, players),
         all_campaigns=lines,
         retrievals=retrievals,
         clocks_retrieved=clocks_retrieved,
@@ -379,50 +377,58 @@ def _opened_chapters(campaigns: list[dict[str, Any]]) -> int:
 
 
 def _attempt_groups(
-    attempts: QuerySet[Attempt], players: int | None
+    attempts: QuerySet[Attempt],
 ) -> tuple[dict[tuple[int, str], dict[str, Any]], dict[str, Tally], dict[str, Tally], int | None]:
-    """Query 2: per campaign and clock (attempts, passes, attempts up to the first pass,
-    durations), and the same rows summed by table size and by Bonus tokens face up."""
-    first_pass = Attempt.objects.filter(
-        campaign_id=OuterRef("campaign_id"), clock_id=OuterRef("clock_id"), outcome=PASSED
-    )
-    if players is not None:
-        first_pass = first_pass.filter(players=players)
-    first_pass_id = Subquery(first_pass.order_by("id").values("id")[:1])
+    """Query 2: per campaign and clock (attempts, passes, durations), and the same rows
+    summed by table size and by Bonus tokens face up.
+
+    A passed clock leaves its campaign: the services refuse another attempt at it, and an
+    undone pass deletes its attempt. So every attempt of a campaign at a clock it passed
+    comes before that pass, and ``attempts_to_pass`` is their number (within the scope's
+    table size, when one is chosen)."""
+    passed = Q(outcome=PASSED)
+    # Table sizes and Bonus tokens as conditional counts: one row per campaign and clock.
+    columns = {
+        **{f"size_{n}": Count("id", filter=Q(players=n)) for n in TABLE_SIZES},
+        **{f"size_{n}_passed": Count("id", filter=Q(players=n) & passed) for n in TABLE_SIZES},
+        **{f"tokens_{n}": Count("id", filter=Q(bonus_tokens=n)) for n in BONUS_TOKENS},
+        **{
+            f"tokens_{n}_passed": Count("id", filter=Q(bonus_tokens=n) & passed)
+            for n in BONUS_TOKENS
+        },
+    }
     rows = (
-        attempts.values("campaign_id", "clock_id", "players", "bonus_tokens")
+        attempts.values("campaign_id", "clock_id")
         .annotate(
             n=Count("id"),
-            passes=Count("id", filter=Q(outcome=PASSED)),
-            to_pass=Count("id", filter=Q(id__lte=first_pass_id)),
+            passes=Count("id", filter=passed),
             spent=Sum("duration"),
             typed=Count("duration"),
+            **columns,
         )
         .order_by()
     )
     per: dict[tuple[int, str], dict[str, Any]] = {}
-    by_players = {str(n): Tally() for n in TABLE_SIZES}
-    by_tokens = {str(n): Tally() for n in BONUS_TOKENS}
+    sums: Counter[str] = Counter()
     total = timedelta(0)
     typed_any = False
-    for row in rows:
-        key = (row["campaign_id"], row["clock_id"])
-        entry = per.setdefault(
-            key, {"n": 0, "passes": 0, "to_pass": 0, "duration": timedelta(0), "typed": 0}
-        )
-        entry["n"] += row["n"]
-        entry["passes"] += row["passes"]
-        entry["to_pass"] += row["to_pass"]
+    row: dict[str, Any]
+    for row in rows:  # type: ignore[assignment]  # the conditional columns are dynamic
+        per[(row["campaign_id"], row["clock_id"])] = {
+            "n": row["n"],
+            "passes": row["passes"],
+            "duration": row["spent"] if row["typed"] else timedelta(0),
+            "typed": row["typed"],
+            "to_pass": row["n"] if row["passes"] else None,
+        }
         if row["typed"]:
-            entry["duration"] += row["spent"]
-            entry["typed"] += row["typed"]
             total += row["spent"]
             typed_any = True
-        tally = Tally(row["n"], row["passes"])
-        by_players[str(row["players"])] += tally
-        by_tokens[str(row["bonus_tokens"])] += tally
-    for entry in per.values():
-        entry["to_pass"] = entry["to_pass"] if entry["passes"] else None
+        sums.update({name: row[name] for name in columns})
+    by_players = {str(n): Tally(sums[f"size_{n}"], sums[f"size_{n}_passed"]) for n in TABLE_SIZES}
+    by_tokens = {
+        str(n): Tally(sums[f"tokens_{n}"], sums[f"tokens_{n}_passed"]) for n in BONUS_TOKENS
+    }
     return per, by_players, by_tokens, whole_minutes(total) if typed_any else None
 
 
@@ -542,45 +548,40 @@ def _sessions(
     ]
 
 
-def _players(group: Group, scope: list[int], players: int | None) -> list[PlayerFigures]:
-    """Query 5: a player took part in the attempts of the sessions they are listed on; the
-    openings are counted in subqueries, so the two joins do not multiply each other."""
+def _players(
+    group: Group, attempts: QuerySet[Attempt], scope: list[int], players: int | None
+) -> list[PlayerFigures]:
+    """Queries 5 and 6: a player took part in the attempts of the sessions they are listed
+    on; openings are counted on their own, so the two joins do not multiply each other (and
+    an opener counts even on a session whose players were not listed)."""
     took_part = Q(sessions__attempts__campaign_id__in=scope)
-    opened = Attempt.objects.filter(campaign_id__in=scope, opener=OuterRef("pk")).order_by()
     if players is not None:
         took_part &= Q(sessions__attempts__players=players)
-        opened = opened.filter(players=players)
-    count = Count("id")
     rows = (
         group.players.annotate(
             n=Count("sessions__attempts", filter=took_part),
             passes=Count(
                 "sessions__attempts", filter=took_part & Q(sessions__attempts__outcome=PASSED)
             ),
-            opened=Coalesce(
-                Subquery(opened.values("opener").annotate(c=count).values("c")[:1]),
-                Value(0),
-                output_field=IntegerField(),
-            ),
-            opened_passes=Coalesce(
-                Subquery(
-                    opened.filter(outcome=PASSED).values("opener").annotate(c=count).values("c")[:1]
-                ),
-                Value(0),
-                output_field=IntegerField(),
-            ),
         )
         .order_by("id")
-        .values("id", "name", "n", "passes", "opened", "opened_passes")
+        .values("id", "name", "n", "passes")
     )
+    openings = {
+        row["opener_id"]: (row["n"], row["passes"])
+        for row in attempts.filter(opener__isnull=False)
+        .values("opener_id")
+        .annotate(n=Count("id"), passes=Count("id", filter=Q(outcome=PASSED)))
+        .order_by()
+    }
     return [
-        PlayerFigures(r["id"], r["name"], r["n"], r["passes"], r["opened"], r["opened_passes"])
+        PlayerFigures(r["id"], r["name"], r["n"], r["passes"], *openings.get(r["id"], (0, 0)))
         for r in rows
     ]
 
 
 def _streaks(attempts: QuerySet[Attempt]) -> Streaks:
-    """Query 6: runs of one outcome, found in the database ("gaps and islands": along the
+    """Query 7: runs of one outcome, found in the database ("gaps and islands": along the
     recording order, the position minus the position among the same outcome is constant
     within a run)."""
     order = [F("campaign_id").asc(), F("id").asc()]
@@ -617,14 +618,14 @@ def _streaks(attempts: QuerySet[Attempt]) -> Streaks:
     return streaks
 
 
-def _hints(group: Group, scope: list[int], players: int | None) -> HintFigures:
-    """Query 7: finished hints of the scope's campaigns, binned by predicted pass rate and
+def _hints(group_campaigns: list[int], scope: list[int], players: int | None) -> HintFigures:
+    """Query 8: finished hints of the scope's campaigns, binned by predicted pass rate and
     matched with an outcome (the attempt asked for, else the next one within 24 hours)."""
     from solver.models import HintRequest  # solver depends on campaigns, not the reverse
 
     next_attempt = (
         Attempt.objects.filter(
-            campaign__group=group,
+            campaign_id__in=group_campaigns,
             clock_id=OuterRef("clock_id"),
             players=OuterRef("players"),
             created__gte=OuterRef("finished_at"),
@@ -638,59 +639,47 @@ def _hints(group: Group, scope: list[int], players: int | None) -> HintFigures:
     )
     if players is not None:
         hints = hints.filter(players=players)
-    rate = F("rate")
-    rated = Q(outcome__isnull=False, rate__isnull=False)
-    rows = (
-        hints.annotate(
-            rate=Cast(KT("result__pass_rate"), FloatField()),
-            outcome=Coalesce(F("attempt__outcome"), Subquery(next_attempt)),
-        )
-        .annotate(bin=Least(Floor(rate * Value(float(HINT_BINS))), Value(HINT_BINS - 1.0)))
-        .values("bin")
-        .annotate(
-            asked=Count("id"),
-            rated=Count("id", filter=rated),
-            predicted=Sum("rate", filter=rated),
-            passed=Count("id", filter=rated & Q(outcome=PASSED)),
-            squared=Sum(
-                Case(
-                    When(rated & Q(outcome=PASSED), then=(Value(1.0) - rate) * (Value(1.0) - rate)),
-                    When(rated & Q(outcome=FAILED), then=rate * rate),
-                    output_field=FloatField(),
-                )
-            ),
-        )
-        .order_by()
-    )
+    rows = hints.annotate(
+        rate=Cast(KT("result__pass_rate"), FloatField()),
+        outcome=Coalesce(F("attempt__outcome"), Subquery(next_attempt)),
+    ).values_list("rate", "outcome")
     figures = HintFigures(
         bins=[
             HintBin(round(b / HINT_BINS, 1), round((b + 1) / HINT_BINS, 1))
             for b in range(HINT_BINS)
         ]
     )
-    predicted = squared = 0.0
-    passed = 0
-    for row in rows:
-        figures.asked += row["asked"]
-        if not row["rated"]:
+    # One row per hint (a group asks a few hundred at most), binned here: in SQL, every
+    # aggregate would repeat the matching subquery.
+    sums: list[list[float]] = [[0, 0.0, 0] for _ in range(HINT_BINS)]  # hints, predicted, passed
+    squared = 0.0
+    for rate, outcome in rows:
+        figures.asked += 1
+        if rate is None or outcome is None:
             continue
-        hint_bin = figures.bins[int(row["bin"])]
-        hint_bin.hints = row["rated"]
-        hint_bin.predicted = row["predicted"] / row["rated"]
-        hint_bin.actual = row["passed"] / row["rated"]
-        figures.rated += row["rated"]
-        predicted += row["predicted"]
-        squared += row["squared"]
-        passed += row["passed"]
+        passed = outcome == PASSED
+        into = sums[min(int(rate * HINT_BINS), HINT_BINS - 1)]
+        into[0] += 1
+        into[1] += rate
+        into[2] += passed
+        squared += (rate - passed) ** 2
+    for hint_bin, (n, predicted, passed) in zip(figures.bins, sums, strict=True):
+        if n:
+            hint_bin.hints = int(n)
+            hint_bin.predicted = predicted / n
+            hint_bin.actual = passed / n
+    figures.rated = int(sum(n for n, _, _ in sums))
+    predicted_sum = sum(p for _, p, _ in sums)
+    passed_sum = sum(p for _, _, p in sums)
     if figures.rated:
-        figures.predicted_mean = predicted / figures.rated
-        figures.actual_rate = passed / figures.rated
+        figures.predicted_mean = predicted_sum / figures.rated
+        figures.actual_rate = passed_sum / figures.rated
         figures.brier = squared / figures.rated
     return figures
 
 
 def _add_community(group: Group, clocks: list[ClockFigures]) -> None:
-    """Query 8: the refreshed figures, minus this group's own part of them (kept at the same
+    """Query 9: the refreshed figures, minus this group's own part of them (kept at the same
     refresh), so the comparison is with other tables only."""
     own = CommunityShare.objects.filter(group=group, clock_id=OuterRef("clock_id"))
     rows = CommunityClock.objects.annotate(
@@ -719,19 +708,13 @@ def refresh_community() -> int:
     many attempts each campaign took to pass it (a histogram) and how many groups passed
     it, with each group's own part, so that a group sees the others' figures. Run by a
     periodic task; returns the number of clocks with figures."""
-    first_pass = (
-        Attempt.objects.filter(
-            campaign_id=OuterRef("campaign_id"), clock_id=OuterRef("clock_id"), outcome=PASSED
-        )
-        .order_by("id")
-        .values("id")[:1]
-    )
+    # As for a group's own figures: a campaign's attempts at a clock it passed all come
+    # up to and including that pass.
     up_to_first = (
         Attempt.objects.filter(campaign__group__share_with_community=True)
-        .annotate(first_pass=Subquery(first_pass))
-        .filter(id__lte=F("first_pass"))
         .values("campaign__group_id", "campaign_id", "clock_id")
-        .annotate(n=Count("id"))
+        .annotate(n=Count("id"), passes=Count("id", filter=Q(outcome=PASSED)))
+        .filter(passes__gt=0)
         .order_by()
     )
     totals: dict[str, Counter[int]] = defaultdict(Counter)

@@ -176,7 +176,8 @@ def test_the_page_makes_at_most_12_queries_on_a_long_history(
     Membership.objects.create(group=group, user=alice, role=Membership.Role.MEMBER)
     refresh_community()
     client = login(alice)
-    for params in ({}, {"campaign": "all", "players": 3}):
+    params: dict[str, str]
+    for params in ({}, {"campaign": "all", "players": "3"}):
         with CaptureQueriesContext(connection) as queries:
             response = client.get(page(group), params)
         assert response.status_code == 200
