@@ -46,6 +46,7 @@ bench: install
 	$(BIN)/python -m solver.bench
 	$(BIN)/python -m campaigns.bench
 	$(BIN)/python scripts/bench_live.py
+	$(BIN)/python -m campaigns.statistics_bench
 
 # Re-pin every dependency (needs network): the full lock for .venv, the production lock for images.
 lock: install
