@@ -3,6 +3,8 @@
 Prints, without asserting anything about time:
 - the p50 / p95 of ``GET /api/groups/{id}/statistics/`` (one client, the whole Django
   stack) for a demo group of 2,000 attempts;
+- (wall-clock times depend on what else the machine runs: the CPU time of the Django
+  process and the load average are printed beside them);
 - the time the community refresh takes once ``seed_demo`` has filled the database up to
   1,000 groups and 100,000 attempts, and the same API's p50 / p95 afterwards.
 
@@ -60,17 +62,20 @@ def main() -> None:
         def api_numbers(label: str) -> None:
             for params in ({}, {"campaign": "all"}):
                 client.get(url, params)  # warm up
-                samples = []
+                samples, cpu = [], []
                 for _ in range(requests):
-                    started = time.perf_counter()
+                    started, started_cpu = time.perf_counter(), time.process_time()
                     response = client.get(url, params)
                     samples.append((time.perf_counter() - started) * 1000)
+                    cpu.append((time.process_time() - started_cpu) * 1000)
                     assert response.status_code == 200
                 p50, p95 = _percentiles(samples)
+                cpu50, cpu95 = _percentiles(cpu)
                 scope = params.get("campaign", "current")
                 print(
                     f"statistics API, {one_group:,} attempts, campaign={scope}, {label}: "
-                    f"p50 {p50:.1f} ms, p95 {p95:.1f} ms ({requests} requests)"
+                    f"p50 {p50:.1f} ms, p95 {p95:.1f} ms ({requests} requests); "
+                    f"CPU of this process p50 {cpu50:.1f} ms, p95 {cpu95:.1f} ms"
                 )
             started = time.perf_counter()
             group_statistics(group, "all")
@@ -93,6 +98,8 @@ def main() -> None:
             f"attempts ({clocks} clocks)"
         )
         api_numbers(f"after the refresh ({groups:,} groups)")
+        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+        print(f"load average (1, 5, 15 min) at the end: {load} on {os.cpu_count()} CPUs")
     finally:
         connection.creation.destroy_test_db(name, verbosity=0)
         teardown_test_environment()
