@@ -25,7 +25,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns.models import (
-    MAX_BONUS_TOKENS,
     Attempt,
     Campaign,
     ClockProgress,
@@ -37,6 +36,7 @@ from campaigns.models import (
 )
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.clock import REBIRTH
+from rules.game import BONUS_TOKENS
 
 DEMO_USER_PREFIX = "demo-"
 FIRST_EVENING = date(2025, 1, 6)
@@ -196,7 +196,7 @@ def _play_group(
                 campaign.stack_top = [c for c in campaign.stack_top if c != clock]
             else:
                 row[2] += 1
-                campaign.tokens = min(MAX_BONUS_TOKENS, campaign.tokens + 1)
+                campaign.tokens = min(BONUS_TOKENS, campaign.tokens + 1)
                 if row[2] >= 2 and rng.random() < 0.12 + 0.08 * campaign.tokens:
                     clock_time += timedelta(minutes=1)
                     session.items.append(

@@ -73,11 +73,12 @@ from campaigns.models import (
 )
 from rules.catalogue import CLOCK_IDS
 from rules.clock import REBIRTH
+from rules.game import BONUS_TOKENS, PLAYER_COUNTS
 
 NUMBERED = tuple(c for c in CLOCK_IDS if c != REBIRTH)
 CHAPTERS = tuple(range(1, 11))
-TABLE_SIZES = (2, 3, 4)
-BONUS_TOKENS = (0, 1, 2, 3)
+TABLE_SIZES = tuple(PLAYER_COUNTS)
+TOKENS_FACE_UP = tuple(range(BONUS_TOKENS + 1))  # Bonus tokens face up during an attempt
 COMMUNITY_MIN_GROUPS = 5
 HINT_MATCH_WINDOW = timedelta(hours=24)
 HINT_BINS = 5  # of width 0.2
@@ -391,10 +392,10 @@ def _attempt_groups(
     columns = {
         **{f"size_{n}": Count("id", filter=Q(players=n)) for n in TABLE_SIZES},
         **{f"size_{n}_passed": Count("id", filter=Q(players=n) & passed) for n in TABLE_SIZES},
-        **{f"tokens_{n}": Count("id", filter=Q(bonus_tokens=n)) for n in BONUS_TOKENS},
+        **{f"tokens_{n}": Count("id", filter=Q(bonus_tokens=n)) for n in TOKENS_FACE_UP},
         **{
             f"tokens_{n}_passed": Count("id", filter=Q(bonus_tokens=n) & passed)
-            for n in BONUS_TOKENS
+            for n in TOKENS_FACE_UP
         },
     }
     rows = (
@@ -427,7 +428,7 @@ def _attempt_groups(
         sums.update({name: row[name] for name in columns})
     by_players = {str(n): Tally(sums[f"size_{n}"], sums[f"size_{n}_passed"]) for n in TABLE_SIZES}
     by_tokens = {
-        str(n): Tally(sums[f"tokens_{n}"], sums[f"tokens_{n}_passed"]) for n in BONUS_TOKENS
+        str(n): Tally(sums[f"tokens_{n}"], sums[f"tokens_{n}_passed"]) for n in TOKENS_FACE_UP
     }
     return per, by_players, by_tokens, whole_minutes(total) if typed_any else None
 
