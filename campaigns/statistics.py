@@ -81,6 +81,7 @@ TABLE_SIZES = tuple(PLAYER_COUNTS)
 TOKENS_FACE_UP = tuple(range(BONUS_TOKENS + 1))  # Bonus tokens face up during an attempt
 COMMUNITY_MIN_GROUPS = 5
 HINT_MATCH_WINDOW = timedelta(hours=24)
+HINT_DONE = "done"  # a hint request's status once its plan is found (solver.models)
 HINT_BINS = 5  # of width 0.2
 WILSON_Z = 1.959963984540054  # 95 %
 
@@ -340,7 +341,7 @@ def group_statistics(
         by_bonus_tokens=by_tokens,
         sessions=sessions,
         streaks=_streaks(attempts),
-        hints=_hints([row["id"] for row in campaigns], scope, players),
+        hints=_hints(group, [row["id"] for row in campaigns], scope, players),
         all_campaigns=lines,
         retrievals=retrievals,
         clocks_retrieved=clocks_retrieved,
@@ -619,11 +620,14 @@ def _streaks(attempts: QuerySet[Attempt]) -> Streaks:
     return streaks
 
 
-def _hints(group_campaigns: list[int], scope: list[int], players: int | None) -> HintFigures:
+def _hints(
+    group: Group, group_campaigns: list[int], scope: list[int], players: int | None
+) -> HintFigures:
     """Query 8: finished hints of the scope's campaigns, binned by predicted pass rate and
-    matched with an outcome (the attempt asked for, else the next one within 24 hours)."""
-    from solver.models import HintRequest  # solver depends on campaigns, not the reverse
+    matched with an outcome (the attempt asked for, else the next one within 24 hours).
 
+    The hints are read through the group's reverse relation: the solver's hint rows point
+    at campaigns, and campaigns imports nothing from the solver."""
     next_attempt = (
         Attempt.objects.filter(
             campaign_id__in=group_campaigns,
@@ -635,8 +639,8 @@ def _hints(group_campaigns: list[int], scope: list[int], players: int | None) ->
         .order_by("created", "id")
         .values("outcome")[:1]
     )
-    hints = HintRequest.objects.filter(
-        campaign_id__in=scope, status=HintRequest.Status.DONE, finished_at__isnull=False
+    hints = group.hint_requests.filter(
+        campaign_id__in=scope, status=HINT_DONE, finished_at__isnull=False
     )
     if players is not None:
         hints = hints.filter(players=players)
