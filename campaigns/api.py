@@ -20,7 +20,6 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
-    OpenApiResponse,
     extend_schema,
     inline_serializer,
 )
@@ -43,23 +42,17 @@ from campaigns.models import (
 from campaigns.services import CampaignError
 from config.http import AuthenticatedRequest, api_view
 from config.i18n import current_lang
+from config.ids import id_field
+from config.openapi import BAD_REQUEST
 from rules.catalogue import CLOCK_IDS, get_clock
-from rules.clock import Clock
+from rules.clock import MAX_RULES, Clock
 from rules.errors import RulesError
 from rules.game import BONUS_TOKENS, PLAYER_COUNTS
 from rules.inputs import check_layout, clock_from_value
 
-FIELD_ERRORS = OpenApiResponse(
-    description="Bad input: {field: [reason, ...]}, nothing recorded.",
-    response=inline_serializer(
-        "FieldErrors", {"field": serializers.ListField(child=serializers.CharField())}
-    ),
-)
-WRITE_ERRORS = {
-    400: FIELD_ERRORS,
-    403: OpenApiResponse(description="A viewer (or, for members, not an owner)."),
-    404: OpenApiResponse(description="Not a member of this group, or no such object."),
-}
+# 400, 403, 404 and 415 are documented for every operation by config.openapi.AutoSchema.
+FIELD_ERRORS = BAD_REQUEST
+WRITE_ERRORS = {400: BAD_REQUEST}
 
 IDEMPOTENCY = OpenApiParameter(
     "Idempotency-Key",
@@ -151,7 +144,7 @@ class AttemptIn(serializers.Serializer):
     notes = serializers.CharField(
         max_length=NOTES_LENGTH, required=False, allow_blank=True, default=""
     )
-    session = serializers.IntegerField(required=False)
+    session = id_field(required=False)
     request_key = serializers.CharField(max_length=64, required=False, allow_blank=True)
     expected_event = _expected_event()
 
@@ -262,7 +255,7 @@ class TranscriptionIn(serializers.Serializer):
     clock = serializers.CharField(max_length=20)
     start = serializers.IntegerField(min_value=1, max_value=6, default=1)
     cap = serializers.IntegerField(allow_null=True, min_value=1, default=24)
-    rules = serializers.ListField(child=serializers.DictField(), max_length=40)
+    rules = serializers.ListField(child=serializers.DictField(), max_length=MAX_RULES)
 
 
 class TranscriptionOut(serializers.Serializer):
@@ -291,6 +284,21 @@ VERDICT = inline_serializer(
 )
 
 
+class ClockOut(serializers.Serializer):
+    """A clock definition in the public JSON format, with its rules in words."""
+
+    id = serializers.CharField()
+    chapter = serializers.IntegerField(allow_null=True)
+    number = serializers.IntegerField(allow_null=True)
+    start = serializers.IntegerField(min_value=1, max_value=6)
+    cap = serializers.IntegerField(allow_null=True, help_text="Null: values may exceed 24.")
+    rules = serializers.ListField(child=serializers.DictField())
+    transcribed = serializers.BooleanField()
+    described = serializers.ListField(
+        child=serializers.CharField(), help_text="Each special rule in words."
+    )
+
+
 def _clock_json(clock: Clock, lang: str) -> dict[str, Any]:
     return {**clock.to_json(), "transcribed": clock.transcribed, "described": clock.describe(lang)}
 
@@ -299,7 +307,7 @@ def _clock_json(clock: Clock, lang: str) -> dict[str, Any]:
 
 
 @extend_schema(
-    responses={200: OpenApiTypes.OBJECT}, summary="The clock catalogue", operation_id="clocks_list"
+    responses={200: ClockOut(many=True)}, summary="The clock catalogue", operation_id="clocks_list"
 )
 @api_view(["GET"])
 def clock_list(request: AuthenticatedRequest) -> Response:
@@ -308,7 +316,7 @@ def clock_list(request: AuthenticatedRequest) -> Response:
     return Response([_clock_json(get_clock(c), lang) for c in CLOCK_IDS])
 
 
-@extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="One clock")
+@extend_schema(responses={200: ClockOut}, summary="One clock")
 @api_view(["GET"])
 def clock_detail(request: AuthenticatedRequest, clock_id: str) -> Response:
     try:
@@ -478,7 +486,7 @@ def sleeve_retrieve(request: AuthenticatedRequest, group_id: int) -> Response:
 
 
 class UndoIn(serializers.Serializer):
-    event = serializers.IntegerField(
+    event = id_field(
         required=False, help_text="The change to undo; repeating it then changes nothing."
     )
     expected_event = _expected_event()

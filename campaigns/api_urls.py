@@ -4,7 +4,7 @@ from django.urls import path
 
 from campaigns import api, community_api, statistics_api
 
-group = "groups/<int:group_id>/"
+group = "groups/<id:group_id>/"
 
 urlpatterns = [
     path("clocks/", api.clock_list, name="api-clocks"),
@@ -20,7 +20,7 @@ urlpatterns = [
     path(group + "undo/", api.undo, name="api-undo"),
     path(group + "events/", api.events, name="api-events"),
     path(group + "members/", api.members, name="api-members"),
-    path(group + "members/<int:member_id>/", api.member_detail, name="api-member"),
+    path(group + "members/<id:member_id>/", api.member_detail, name="api-member"),
     path(group + "campaigns/", api.campaigns, name="api-campaigns"),
     path(group + "sessions/", api.sessions, name="api-sessions"),
     path(group + "transcriptions/", api.transcriptions, name="api-transcriptions"),
@@ -35,5 +35,5 @@ urlpatterns = [
     path(group + "statistics.csv", statistics_api.statistics_csv, name="api-statistics-csv"),
     path(group + "export/", api.export_json, name="api-export"),
     path(group + "export.csv", api.export_csv, name="api-export-csv"),
-    path(group + "sessions/<int:session_id>/bgstats/", api.export_bgstats, name="api-bgstats"),
+    path(group + "sessions/<id:session_id>/bgstats/", api.export_bgstats, name="api-bgstats"),
 ]

@@ -20,11 +20,22 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import HttpResponse
 from django.utils import timezone
-from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
+from rest_framework import serializers
 
 from campaigns import services
-from campaigns.models import Attempt, Event, Group, Session, whole_minutes
+from campaigns.models import (
+    MAX_PLAYERS_LISTED,
+    NAME_LENGTH,
+    NOTES_LENGTH,
+    Attempt,
+    Campaign,
+    Event,
+    Group,
+    Membership,
+    Session,
+    whole_minutes,
+)
 from campaigns.services import CampaignError
 from rules.errors import RulesError
 
@@ -97,64 +108,204 @@ def _require(condition: bool, message: str) -> None:
         raise CampaignError(message, "history")
 
 
+# What a history may hold: the limits of the API and the pages, so an import cannot bring in
+# what the table could not have recorded (13 players, a 5,000-character note, a duration of
+# 1e300 minutes), and bounds on its size that no real group's years of play come near.
+MAX_CAMPAIGNS = 100
+MAX_SESSIONS = 5_000  # per campaign
+MAX_EVENTS = 20_000  # per campaign
+MAX_TRANSCRIPTIONS = 1_000
+# Events recorded per transaction. Each transaction holds SQLite's one write lock; between
+# two batches the other writers (the table recording tonight's attempt) get their turn.
+IMPORT_BATCH = 100
+
+
+class _EventIn(serializers.Serializer):
+    event = serializers.ChoiceField(choices=Event.Kind.choices)
+    clock = serializers.CharField(max_length=500)  # a retrieval names its clocks, comma-separated
+    players = serializers.IntegerField(min_value=2, max_value=4, required=False)
+    session = serializers.IntegerField(min_value=0, max_value=MAX_SESSIONS, required=False)
+    layout = serializers.CharField(
+        max_length=400, required=False, allow_blank=True, allow_null=True, trim_whitespace=False
+    )
+    opener = serializers.CharField(
+        max_length=NAME_LENGTH, required=False, allow_blank=True, allow_null=True
+    )
+    duration_min = serializers.IntegerField(
+        min_value=0, max_value=24 * 60, required=False, allow_null=True
+    )
+    notes = serializers.CharField(
+        max_length=NOTES_LENGTH, required=False, allow_blank=True, allow_null=True
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if data["event"] in (Event.Kind.PASSED, Event.Kind.FAILED):
+            for key in ("players", "session"):
+                if key not in data:
+                    raise serializers.ValidationError({key: [_("This field is required.")]})
+        return data
+
+
+class _SessionIn(serializers.Serializer):
+    date = serializers.DateField()
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=NAME_LENGTH),
+        max_length=MAX_PLAYERS_LISTED,
+        required=False,
+    )
+    notes = serializers.CharField(max_length=NOTES_LENGTH, required=False, allow_blank=True)
+
+
+class _CampaignIn(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=Campaign.Kind.choices)
+    passed_at_start = serializers.ListField(
+        child=serializers.CharField(max_length=20), max_length=41, required=False
+    )
+    sessions = serializers.ListField(child=_SessionIn(), max_length=MAX_SESSIONS)
+    history = serializers.ListField(child=_EventIn(), max_length=MAX_EVENTS)
+
+
+class _TranscriptionIn(serializers.Serializer):
+    clock = serializers.CharField(max_length=20)
+    version = serializers.IntegerField(min_value=1, required=False)
+    definition = serializers.DictField()
+
+
+class HistoryIn(serializers.Serializer):
+    name = serializers.CharField(max_length=NAME_LENGTH)
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=NAME_LENGTH),
+        max_length=MAX_PLAYERS_LISTED,
+        required=False,
+    )
+    transcriptions = serializers.ListField(
+        child=_TranscriptionIn(), max_length=MAX_TRANSCRIPTIONS, required=False
+    )
+    campaigns = serializers.ListField(child=_CampaignIn(), min_length=1, max_length=MAX_CAMPAIGNS)
+
+
+def _first_error(errors: Any, path: str = "") -> str:
+    """The first reason in a serializer's (nested) errors, with where it is:
+    ``campaigns[0].history[3].duration_min: Ensure this value is …``."""
+    if isinstance(errors, dict):
+        key, value = next(iter(errors.items()))
+        if key == "non_field_errors":
+            return _first_error(value, path)
+        step = f"[{key}]" if isinstance(key, int) else (f".{key}" if path else str(key))
+        return _first_error(value, path + step)
+    if isinstance(errors, list):
+        for item in errors:
+            if item:
+                return _first_error(item, path)
+    return f"{path}: {errors}" if path else str(errors)
+
+
 def import_history(user: User, data: Any) -> Group:
     """A new group owned by ``user`` from an exported history; CampaignError (field
-    ``history``) for anything that is not a valid history. All or nothing."""
+    ``history``) for anything that is not a valid history, or that breaks a limit.
+
+    The history is replayed through the state machine in batches of IMPORT_BATCH events,
+    each its own transaction, so a long history never holds the database's write lock for
+    long. The group has no member until its whole history is in: nobody sees it half
+    imported, and if any event is refused the group is deleted again (all or nothing)."""
     _require(
         isinstance(data, dict) and data.get("format") == FORMAT,
         _("This is not a Timekeeper history."),
     )
     _require(data.get("version") == VERSION, _("This history has an unknown version."))
+    shape = HistoryIn(data=data)
+    if not shape.is_valid():
+        raise CampaignError(_first_error(shape.errors), "history")
+    history = shape.validated_data
+    group: Group | None = None
     try:
         with transaction.atomic():
             group = services.create_group(
-                user, data["name"], data.get("players", []), first_campaign=False
+                user, history["name"], history.get("players", []), first_campaign=False
             )
-            players = {p.name: p for p in group.players.all()}
-            for item in data.get("transcriptions", []):
+            # Hidden until the last batch is in: the owner joins at the very end.
+            group.memberships.all().delete()
+            for item in history.get("transcriptions", []):
                 services.transcribe(group, item["clock"], item["definition"], user)
-            _require(bool(data["campaigns"]), _("The history has no campaign."))
-            for raw in data["campaigns"]:
-                _import_campaign(group, user, raw, players)
-    except RulesError as error:  # a transcription the rules engine refuses: say why
-        raise CampaignError(services.error_text(error), "history") from None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-        raise CampaignError(_("The history is incomplete or malformed."), "history") from None
+        players = {p.name: p for p in group.players.all()}
+        previous: Campaign | None = None
+        for raw in history["campaigns"]:
+            previous = _import_campaign(group, user, raw, players, previous)
+        with transaction.atomic():
+            Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
+    except Exception as error:
+        if group is not None:
+            Group.objects.filter(pk=group.pk).delete()
+        if isinstance(error, CampaignError):
+            raise
+        if isinstance(error, RulesError):  # a transcription the rules engine refuses: say why
+            raise CampaignError(services.error_text(error), "history") from None
+        if isinstance(error, (KeyError, TypeError, ValueError, AttributeError, IndexError)):
+            raise CampaignError(_("The history is incomplete or malformed."), "history") from None
+        raise
     return group
 
 
-def _import_campaign(group: Group, user: User, raw: dict[str, Any], players: dict) -> None:
-    campaign = services.restore_campaign(group, raw.get("kind"), raw.get("passed_at_start", []))
-    sessions = []
-    for item in raw["sessions"]:
-        day = parse_date(item["date"])
-        if day is None:
-            raise CampaignError(_("A session has no valid date."), "history")
-        session = Session.objects.create(campaign=campaign, date=day, notes=item.get("notes", ""))
-        session.players.set(players[name] for name in item.get("players", []))
-        sessions.append(session)
-    for item in raw["history"]:
-        kind = item["event"]
-        if kind in (Event.Kind.PASSED, Event.Kind.FAILED):
-            minutes = item.get("duration_min")
-            services.record_attempt(
-                campaign,
-                user,
-                item["clock"],
-                kind,
-                item["players"],
-                layout=item.get("layout") or "",
-                opener=players[item["opener"]] if item.get("opener") else None,
-                duration=None if minutes is None else timedelta(minutes=minutes),
-                notes=item.get("notes") or "",
-                session=sessions[item["session"]],
+def _import_campaign(
+    group: Group,
+    user: User,
+    raw: dict[str, Any],
+    players: dict[str, Any],
+    previous: Campaign | None,
+) -> Campaign:
+    if raw["kind"] == Campaign.Kind.REBIRTH:
+        _require(
+            previous is not None
+            and (
+                previous.kind == Campaign.Kind.REBIRTH
+                or services.campaign_state(previous).rebirth_unlocked
+            ),
+            _("A Rebirth campaign follows a campaign that unlocked Rebirth."),
+        )
+    passed = raw.get("passed_at_start", [])
+    with transaction.atomic():
+        campaign = services.restore_campaign(group, raw["kind"], passed)
+        sessions = []
+        for item in raw["sessions"]:
+            session = Session.objects.create(
+                campaign=campaign, date=item["date"], notes=item.get("notes", "")
             )
-        elif kind == Event.Kind.SKIPPED:
-            services.skip(campaign, user, item["clock"])
-        elif kind == Event.Kind.RETRIEVED:
-            services.retrieve(campaign, user, item["clock"].split(","))
-        else:
-            raise CampaignError(_("The history holds an unknown event."), "history")
+            session.players.set(players[name] for name in item.get("players", []))
+            sessions.append(session)
+    events = raw["history"]
+    for start in range(0, len(events), IMPORT_BATCH):
+        with transaction.atomic():
+            for item in events[start : start + IMPORT_BATCH]:
+                _import_event(campaign, user, item, players, sessions)
+    return campaign
+
+
+def _import_event(
+    campaign: Campaign,
+    user: User,
+    item: dict[str, Any],
+    players: dict[str, Any],
+    sessions: list[Session],
+) -> None:
+    kind = item["event"]
+    if kind in (Event.Kind.PASSED, Event.Kind.FAILED):
+        minutes = item.get("duration_min")
+        services.record_attempt(
+            campaign,
+            user,
+            item["clock"],
+            kind,
+            item["players"],
+            layout=item.get("layout") or "",
+            opener=players[item["opener"]] if item.get("opener") else None,
+            duration=None if minutes is None else timedelta(minutes=minutes),
+            notes=item.get("notes") or "",
+            session=sessions[item["session"]],
+        )
+    elif kind == Event.Kind.SKIPPED:
+        services.skip(campaign, user, item["clock"])
+    else:
+        services.retrieve(campaign, user, item["clock"].split(","))
 
 
 CSV_COLUMNS = [

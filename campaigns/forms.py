@@ -3,20 +3,29 @@ checked by campaigns.services, whose CampaignError lands on the field it names."
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from campaigns.models import NAME_LENGTH, NOTES_LENGTH, Campaign, Group, Membership, Player
+from campaigns.models import (
+    MAX_PLAYERS_LISTED,
+    NAME_LENGTH,
+    NOTES_LENGTH,
+    Campaign,
+    Group,
+    Membership,
+    Player,
+)
 from campaigns.services import CampaignError, error_text
+from config.ids import parse_id
+from config.parsers import MAX_BODY_BYTES
+from rules import jsontext
 from rules.catalogue import CLOCK_IDS
 from rules.errors import RulesError
 from rules.game import PLAYER_COUNTS
 
-MAX_PLAYERS_LISTED = 12
 # The example in the layout field: a whole layout of 12 cards that passes clock 1-1, so a
 # player who copies its shape gets a verdict, not a parse error.
 LAYOUT_EXAMPLE = "S3 | M5 | S2 M3 | M9 | S6 S8 S1 M2 | M12 S9 M1"
@@ -100,7 +109,7 @@ class PlayerChoices(forms.ModelMultipleChoiceField):
 
     def clean(self, value: Any) -> Any:
         for pk in value or ():
-            if not str(pk).isdigit() or int(pk) >= 2**63:
+            if parse_id(pk) is None:
                 raise forms.ValidationError(
                     self.error_messages["invalid_choice"],
                     code="invalid_choice",
@@ -207,8 +216,8 @@ class TranscriptionForm(forms.Form):
             if not line.strip():
                 continue
             try:
-                rule = json.loads(line)
-            except json.JSONDecodeError:
+                rule = jsontext.loads(line)
+            except ValueError:  # not JSON, or nested deeper than any rule
                 raise forms.ValidationError(
                     _("Line %(n)d is not a JSON object.") % {"n": number}
                 ) from None
@@ -230,6 +239,14 @@ class TranscriptionForm(forms.Form):
 class ImportForm(forms.Form):
     history = forms.FileField(label=_("History file (JSON)"))
 
+    def clean_history(self) -> Any:
+        upload = self.cleaned_data["history"]
+        if upload.size > MAX_BODY_BYTES:
+            raise forms.ValidationError(
+                _("The file is larger than %(mb)d MB.") % {"mb": MAX_BODY_BYTES // 2**20}
+            )
+        return upload
+
 
 class StatisticsFilterForm(forms.Form):
     """The scope of the statistics page, API and CSV (query parameters): a campaign of the
@@ -250,6 +267,7 @@ class StatisticsFilterForm(forms.Form):
         value = self.cleaned_data["campaign"].strip()
         if value in ("", "all"):
             return value or None
-        if not (value.isascii() and value.isdigit()):
+        campaign_id = parse_id(value)
+        if campaign_id is None:
             raise forms.ValidationError(_("Give a campaign id of this group, or all."))
-        return int(value)
+        return campaign_id

@@ -23,6 +23,7 @@ from rules.game import BONUS_TOKENS, PLAYER_COUNTS
 NAME_LENGTH = 80
 # What a person may type as the notes of a session or an attempt (forms, API, services).
 NOTES_LENGTH = 2000
+MAX_PLAYERS_LISTED = 12  # the people a group lists (any four of them sit at a table)
 
 
 def new_invite_token() -> str:

@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaigns.models import (
+    MAX_PLAYERS_LISTED,
     NAME_LENGTH,
     NOTES_LENGTH,
     Attempt,
@@ -139,7 +140,6 @@ def clock_for_group(group: Group, clock_id: str) -> tuple[Clock, int]:
     return choice.clock, choice.version
 
 
-MAX_RULES = 40  # the transcription API's bound too: no clock comes near it
 MAX_VERSIONS_PER_HOUR = 30  # per user, typed and adopted versions together
 
 
@@ -148,12 +148,9 @@ class TranscriptionLimitReached(CampaignError, LimitReached):
 
 
 def check_transcription_limits(user: User | None, clock: Clock) -> None:
-    """At most MAX_RULES rules, and MAX_VERSIONS_PER_HOUR new versions per user (typed or
-    adopted): both keep what tables share with each other usable."""
-    if len(clock.rules) > MAX_RULES:
-        raise CampaignError(
-            _("A clock has at most %(max)d special rules.") % {"max": MAX_RULES}, "rules"
-        )
+    """At most MAX_VERSIONS_PER_HOUR new versions per user (typed or adopted), which keeps
+    what tables share with each other usable. (The rule count is bounded where every clock
+    definition is read: rules.clock.MAX_RULES.)"""
     if user is None:
         return
     since = timezone.now() - timedelta(hours=1)
@@ -339,6 +336,8 @@ def create_group(
         if player_name.casefold() in (n.casefold() for n in names):
             raise CampaignError(_("%(name)s is listed twice.") % {"name": player_name}, "players")
         names.append(player_name)
+    if len(names) > MAX_PLAYERS_LISTED:
+        raise CampaignError(_("List at most 12 players."), "players")
     with transaction.atomic():
         group = Group.objects.create(name=name)
         Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
@@ -402,8 +401,8 @@ def new_campaign(
 def restore_campaign(group: Group, kind: object, passed: Sequence[object] = ()) -> Campaign:
     """A campaign of an exported history, about to be replayed (``exports.import_history``):
     of ``kind``, with ``passed`` marked passed before its first event. Unlike
-    ``new_campaign`` it does not ask whether Rebirth was unlocked: the history says the
-    table played it."""
+    ``new_campaign`` it does not look at the group's current campaign: the import checks
+    that a Rebirth campaign follows one of the history's campaigns that unlocked it."""
     if not isinstance(kind, str) or kind not in Campaign.Kind.values:
         raise CampaignError(_("A campaign has an unknown kind."), "history")
     marked = [known_clock(clock_id) for clock_id in passed]

@@ -2,7 +2,7 @@ from django.urls import include, path
 
 from campaigns import community_views, statistics_views, views
 
-group = "groups/<int:group_id>/"
+group = "groups/<id:group_id>/"
 
 # The pages, namespaced "campaigns:" (e.g. reverse("campaigns:group", args=[group_id])).
 pages = [
@@ -14,8 +14,8 @@ pages = [
     path(group + "check/", views.layout_check, name="check"),
     path(group + "undo/", views.undo, name="undo"),
     path(group + "sessions/", views.sessions, name="sessions"),
-    path(group + "sessions/<int:session_id>/", views.session_detail, name="session"),
-    path(group + "sessions/<int:session_id>/bgstats.json", views.export_bgstats, name="bgstats"),
+    path(group + "sessions/<id:session_id>/", views.session_detail, name="session"),
+    path(group + "sessions/<id:session_id>/bgstats.json", views.export_bgstats, name="bgstats"),
     path(group + "sleeve/", views.sleeve, name="sleeve"),
     path(group + "clocks/<str:clock_id>/", views.clock_page, name="clock"),
     path(group + "clocks/<str:clock_id>/edit/", views.transcribe, name="transcribe"),
@@ -30,8 +30,8 @@ pages = [
         name="community_report",
     ),
     path(group + "members/", views.members, name="members"),
-    path(group + "members/<int:member_id>/", views.member_change, name="member"),
-    path(group + "players/<int:player_id>/", views.player_change, name="player"),
+    path(group + "members/<id:member_id>/", views.member_change, name="member"),
+    path(group + "players/<id:player_id>/", views.player_change, name="player"),
     path(group + "settings/", views.settings_page, name="settings"),
     path(group + "settings/sharing/", community_views.sharing, name="sharing"),
     path(group + "statistics/", statistics_views.statistics_page, name="stats"),

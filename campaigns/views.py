@@ -56,6 +56,8 @@ from campaigns.models import (
 from campaigns.services import CampaignError
 from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
+from config.ids import parse_id, parse_natural
+from rules import jsontext
 from rules.clock import Clock
 from rules.errors import RulesError
 from rules.game import BONUS_TOKENS, PLAYER_COUNTS
@@ -122,7 +124,7 @@ def group_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = ImportForm(request.POST, request.FILES)
     if form.is_valid():
         try:
-            data = json.loads(form.cleaned_data["history"].read().decode("utf-8"))
+            data = jsontext.loads(form.cleaned_data["history"].read().decode("utf-8"))
             group = exports.import_history(request.user, data)
         except (ValueError, UnicodeDecodeError):
             form.add_error("history", _("The file is not JSON."))
@@ -371,7 +373,8 @@ def layout_check(request: AuthenticatedHttpRequest, group_id: int) -> HttpRespon
 def undo(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     group, membership = get_group_for_user(request.user, group_id, write=True)
     raw_event = request.POST.get("event", "")
-    event_id = int(raw_event) if raw_event.isdigit() else None
+    # A change that cannot exist (0) is refused like one that is no longer the last.
+    event_id = (parse_id(raw_event) or 0) if raw_event else None
     try:
         event = services.undo(
             group.current_campaign(), request.user, event_id, _expected_event(request)
@@ -599,9 +602,9 @@ def transcribe(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) 
         if form.is_valid():
             rules = list(form.cleaned_data["rules"])
             if "remove" in request.POST:
-                index = request.POST.get("remove", "")
-                if index.isdigit() and int(index) < len(rules):
-                    rules.pop(int(index))
+                index = parse_natural(request.POST.get("remove", ""), len(rules) - 1)
+                if index is not None:
+                    rules.pop(index)
             elif request.POST.get("action") == "add" or (
                 # Save with a rule still in "Add a rule" saves it too, rather than drop it.
                 request.POST.get("action") == "save" and new_kind in RULE_KINDS

@@ -1,6 +1,11 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config.ids import IdConverter
+
+# Registered before the apps' URLs are included: their ids are <id:…>, never <int:…>.
+register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("", include("ops.urls")),

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET
 
 from config.celery import app as celery_app
 from ops.heartbeat import live_workers
+from ops.middleware import database_is_locked
 
 logger = logging.getLogger(__name__)
 
@@ -26,14 +27,15 @@ THEME_COLOUR = "#1f3a5f"  # the top bar (--night in timekeeper.css)
 BACKGROUND_COLOUR = "#fbf8f1"  # the page (--paper)
 
 
-def _database_ok() -> bool:
+def _database() -> tuple[str, int]:
+    """The database's state ("ok", "locked" or "down") and the live workers it counts."""
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
-        return True
-    except DatabaseError:
+        return "ok", live_workers()
+    except DatabaseError as error:
         logger.warning("healthz: database unavailable", exc_info=True)
-        return False
+        return ("locked" if database_is_locked(error) else "down"), 0
 
 
 def _broker_ok() -> bool:
@@ -57,15 +59,16 @@ def _broker_ok() -> bool:
 @require_GET
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when the app can serve; 503 naming the failing part. Used by compose and CI."""
-    database = _database_ok()
+    """200 when the app can serve; 503 naming the failing part ("down", or "locked" for a
+    database another connection holds longer than its timeout). Used by compose and CI."""
+    database, workers = _database()
     broker = _broker_ok()
     body: dict[str, object] = {
-        "database": "ok" if database else "down",
+        "database": database,
         "broker": "ok" if broker else "down",
-        "workers": live_workers() if database else 0,
+        "workers": workers,
     }
-    return JsonResponse(body, status=200 if database and broker else 503)
+    return JsonResponse(body, status=200 if database == "ok" and broker else 503)
 
 
 # --- Installable app: manifest, service worker, offline page --------------------------------

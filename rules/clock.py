@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from rules import jsontext
 from rules.errors import Phrase, RulesError
 from rules.i18n import say
 from rules.kinds import Rule, rule_from_json
@@ -22,6 +23,9 @@ from rules.layout import check_segment
 REBIRTH = "rebirth"
 CAP = 24
 MAX_CLOCK_JSON_CHARS = 100_000  # a clock definition is a few hundred characters
+# No printed clock has more than a handful of special rules; every rule costs the solver
+# time in every simulated game, so a definition (a transcription, or a hint's own) has 40 at most.
+MAX_RULES = 40
 _ID_RE = re.compile(r"(10|[1-9])-([1-4])")
 _KEYS = ("id", "chapter", "number", "start", "cap", "rules", "transcribed")
 
@@ -103,6 +107,8 @@ class Clock:
         raw_rules = data["rules"]
         if not isinstance(raw_rules, list):
             raise RulesError.from_wording(_RULES_LIST, "rules")
+        if len(raw_rules) > MAX_RULES:
+            raise RulesError.from_wording(_TOO_MANY_RULES, "rules", n=MAX_RULES)
         rules = []
         for index, raw in enumerate(raw_rules):
             try:
@@ -219,6 +225,11 @@ _RULES_LIST = {
     "nl": "'rules' is een lijst van regelobjecten.",
     "ja": "「rules」はルールのオブジェクトのリストです。",
 }
+_TOO_MANY_RULES = {
+    "en": "A clock has at most {n} special rules.",
+    "nl": "Een klok heeft hoogstens {n} speciale regels.",
+    "ja": "時計盤の特殊ルールは{n}個までです。",
+}
 _CONTRADICT = {
     "en": "The rules of segment {segment} contradict each other: no number of cards "
     "keeps them all.",
@@ -280,11 +291,13 @@ def clock_from_json_text(text: str) -> Clock:
     if len(text) > MAX_CLOCK_JSON_CHARS:
         raise RulesError.from_wording(_JSON_TOO_LONG, "clock")
     try:
-        data = json.loads(text)
+        data = jsontext.loads(text)
     except json.JSONDecodeError as error:
         raise RulesError.from_wording(
             _NOT_JSON, "clock", msg=error.msg, line=error.lineno, column=error.colno
         ) from None
+    except jsontext.TooDeep as error:
+        raise RulesError.from_wording(_NOT_JSON, "clock", msg=error, line=1, column=1) from None
     return Clock.from_json(data)
 
 

@@ -11,36 +11,57 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from campaigns.access import get_group_for_user
 from config.http import AuthenticatedRequest, api_view
 from config.i18n import current_lang
+from config.ids import id_field
+from config.openapi import CLOCK_VALUE
 from solver import services
 from solver.access import get_hint_for_user
 from solver.inputs import parse_input
 from solver.models import HintRequest
 
+# The colour notation's letters (case and spaces do not matter); rules.seats says the rest.
+COLOURS_PATTERN = r"^[SMsm+/ ]+$"
+MOST_FACE_UP = 4 + 3  # four players, and three Bonus tokens flipped
+
+
+@extend_schema_field(CLOCK_VALUE)
+class ClockField(serializers.JSONField):
+    """A catalogue id or a clock definition; the rules engine checks which (400 at ``clock``)."""
+
 
 class HintIn(serializers.Serializer):
-    clock = serializers.JSONField(
+    clock = ClockField(
         help_text='A clock id like "1-1" (the group\'s own transcription when `group` is '
         "given), or a clock definition object."
     )
-    colours = serializers.CharField(
-        max_length=40, help_text="The seats' colours, like SSMM/MMSS/SMSM or SSMM+SM/SMMM+SS."
+    colours = serializers.RegexField(
+        COLOURS_PATTERN,
+        max_length=40,
+        help_text="The seats' colours, like SSMM/MMSS/SMSM or SSMM+SM/SMMM+SS.",
     )
     face_up = serializers.IntegerField(
         required=False,
         allow_null=True,
+        min_value=0,
+        max_value=MOST_FACE_UP,
         help_text="Face-up cards allowed, 0..players+3 (default: the player count).",
     )
     base_rules = serializers.BooleanField(
         default=False, help_text="For an untranscribed clock: use the base rules only."
     )
-    group = serializers.IntegerField(
+    group = id_field(
         required=False, allow_null=True, help_text="A group you belong to (its members see it)."
     )
     community = serializers.BooleanField(
@@ -106,8 +127,16 @@ ERRORS = inline_serializer(
         202: HintOut,
         200: OpenApiResponse(HintOut, description="The same request is already in progress."),
         400: OpenApiResponse(description="Bad input: {field: [reason]}."),
+        404: OpenApiResponse(description="`group` is not a group you belong to."),
         429: OpenApiResponse(ERRORS, description="Too many hints in progress or this hour."),
     },
+    examples=[
+        OpenApiExample(
+            "Clock 1-1 at three players",
+            value={"clock": "1-1", "colours": "SSMM/MMSS/SMSM", "face_up": 3},
+            request_only=True,
+        )
+    ],
     summary="Ask for a hint",
     description="Queues a solver job (202). The same input already in progress answers that "
     "job (200); the same input finished within a day is reused at once (202, status done).",

@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
@@ -27,6 +27,7 @@ from campaigns.access import get_group_for_user
 from campaigns.models import Group
 from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
+from config.ids import parse_id
 from rules.game import PLAYER_COUNTS
 from rules.svg import clock_svg
 from solver import services
@@ -41,7 +42,10 @@ from solver.what_if import what_if
 def _group(request: AuthenticatedHttpRequest, raw: object) -> Group | None:
     if raw in (None, ""):
         return None
-    return get_group_for_user(request.user, str(raw))[0]
+    group_id = parse_id(raw)
+    if group_id is None:  # no group can have this id
+        raise Http404
+    return get_group_for_user(request.user, group_id)[0]
 
 
 # --- Asking ---------------------------------------------------------------------------------

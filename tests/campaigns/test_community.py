@@ -359,7 +359,7 @@ def test_a_clock_has_at_most_40_rules(at_chapter_2: Group) -> None:
     many = [
         {"kind": "value_range", "segment": s % 6 + 1, "min": 0, "max": 100 + s} for s in range(41)
     ]
-    with pytest.raises(services.CampaignError, match="at most 40"):
+    with pytest.raises(RulesError, match="at most 40"):
         typed(at_chapter_2, many)
     assert not ClockTranscription.objects.exists()
 
