@@ -236,8 +236,8 @@ def import_history(user: User, data: Any) -> Group:
     except Exception as error:
         if group is not None:
             Group.objects.filter(pk=group.pk).delete()
-        if isinstance(error, CampaignError):
-            raise
+        if isinstance(error, CampaignError):  # the event's refusal, said of the history
+            raise CampaignError(error.message, "history") from None
         if isinstance(error, RulesError):  # a transcription the rules engine refuses: say why
             raise CampaignError(services.error_text(error), "history") from None
         if isinstance(error, (KeyError, TypeError, ValueError, AttributeError, IndexError)):
