@@ -13,11 +13,12 @@ import io
 import json
 from collections.abc import Iterable
 from datetime import time, timedelta
+from time import monotonic, sleep
 from typing import Any
 from urllib.parse import quote
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -115,9 +116,15 @@ MAX_CAMPAIGNS = 100
 MAX_SESSIONS = 5_000  # per campaign
 MAX_EVENTS = 20_000  # per campaign
 MAX_TRANSCRIPTIONS = 1_000
-# Events recorded per transaction. Each transaction holds SQLite's one write lock; between
-# two batches the other writers (the table recording tonight's attempt) get their turn.
+# An import records its events in short transactions, so that the other writers (a table
+# recording tonight's attempt, a worker saving a hint) are never kept waiting long: SQLite
+# has one write lock for the whole database. A batch ends after IMPORT_BATCH events or
+# BATCH_SECONDS, whichever comes first; then, on SQLite, the import pauses BATCH_PAUSE,
+# longer than SQLite's busy handler ever sleeps between two tries (100 ms), so that every
+# writer waiting for the lock gets it before the next batch takes it again.
 IMPORT_BATCH = 100
+BATCH_SECONDS = 0.5
+BATCH_PAUSE = 0.12
 
 
 class _EventIn(serializers.Serializer):
@@ -273,10 +280,17 @@ def _import_campaign(
             session.players.set(players[name] for name in item.get("players", []))
             sessions.append(session)
     events = raw["history"]
-    for start in range(0, len(events), IMPORT_BATCH):
+    done = 0
+    while done < len(events):
+        if done and connection.vendor == "sqlite":
+            sleep(BATCH_PAUSE)
+        ends = monotonic() + BATCH_SECONDS
         with transaction.atomic():
-            for item in events[start : start + IMPORT_BATCH]:
+            for item in events[done : done + IMPORT_BATCH]:
                 _import_event(campaign, user, item, players, sessions)
+                done += 1
+                if monotonic() > ends:
+                    break
     return campaign
 
 

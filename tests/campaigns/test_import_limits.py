@@ -144,9 +144,7 @@ def test_the_group_has_no_member_until_its_history_is_in(
     assert group.memberships.get().user == alice
 
 
-def test_the_page_upload_applies_the_same_limits(
-    alice: User, login: Callable[[User], Any]
-) -> None:
+def test_the_page_upload_applies_the_same_limits(alice: User, login: Callable[[User], Any]) -> None:
     import json
 
     from django.core.files.uploadedfile import SimpleUploadedFile
