@@ -234,10 +234,13 @@ def hint_what_if(request: AuthenticatedHttpRequest, hint_id: int) -> HttpRespons
     status = 200
     if form.is_valid():
         try:
-            outcome = what_if(hint, form.targets(), form.cleaned_data.get("opener"))
+            outcome = what_if(hint, form.targets(), form.cleaned_data.get("opener"), request.user)
+        except HintLimitReached as error:
+            form.add_error(None, error.message)
+            status = 429
         except HintError as error:
             form.add_error(None, error.message)
-    if not form.is_valid() or form.errors:
+    if (not form.is_valid() or form.errors) and status != 429:
         status = 400
     context = _context(request, hint, what_if_form=form, what_if=outcome)
     template = "solver/hint_detail.html#what_if" if request.htmx else "solver/hint_detail.html"

@@ -3,17 +3,30 @@ suggested plan on the very same deals, so the difference is the plans', not the 
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
+from typing import Any
 
+from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from solver.core.agents import compiled_engine_models
 from solver.core.plans import Plan
-from solver.core.simulate import SimResult, simulate
-from solver.errors import HintError
+from config.i18n import current_lang
+from rules.errors import RulesError
+from solver.core.simulate import SimResult, draw_values, pass_count, wilson
+from solver.errors import HintError, HintLimitReached
 from solver.models import HintRequest
 
-WHAT_IF_GAMES = 2000  # ~40 ms on the compiled engine; the reference engine gets 200
+# "What if" runs inline, in the web process, so its cost is bounded. The compiled engine
+# plays WHAT_IF_GAMES deals for each plan; the reference engine (rule kinds the compiled
+# engine does not model) costs tens of milliseconds a game, so it plays rounds of
+# WHAT_IF_ROUND deals until WHAT_IF_SECONDS are spent (at least one round, at most
+# WHAT_IF_GAMES // 10 deals). Each user may ask WHAT_IF_PER_MINUTE times a minute.
+WHAT_IF_GAMES = 1000
+WHAT_IF_ROUND = 4
+WHAT_IF_SECONDS = 0.2
+WHAT_IF_PER_MINUTE = 10
 
 
 @dataclass(frozen=True)
@@ -22,16 +35,20 @@ class WhatIf:
     suggested: SimResult  # the hint's plan, on the very same deals
 
 
-def what_if(hint: HintRequest, targets: list[float], opener: int | None = None) -> WhatIf:
+def what_if(
+    hint: HintRequest, targets: list[float], opener: int | None = None, user: Any = None
+) -> WhatIf:
     """Simulate the group's version of a finished hint's plan; HintError at ``targets``
-    when the hint has no plan yet or the targets do not make a plan.
+    when the hint has no plan yet or the targets do not make a plan, HintLimitReached when
+    ``user`` asked more than WHAT_IF_PER_MINUTE times in the last minute.
 
-    Inline, not a job, because it is small: 2 × WHAT_IF_GAMES on the compiled engine take
-    well under a second, less than a queue round trip; the reference engine (clocks with rule
-    kinds the compiled engine does not model) gets a tenth of the games.
+    Inline, not a job, because it is small and bounded (see WHAT_IF_GAMES): less than a
+    queue round trip.
     """
     if not hint.result:
         raise HintError(_("This hint has no plan yet."), "targets")
+    if user is not None:
+        _count(user)
     seats = hint.seats()
     data = dict(hint.result["plan"])
     data["targets"] = targets
@@ -42,9 +59,34 @@ def what_if(hint: HintRequest, targets: list[float], opener: int | None = None) 
     except ValueError as error:
         raise HintError(str(error), "targets") from None
     suggested = Plan.from_json(hint.result["plan"], players=seats.players)
-    clock = hint.clock()
-    games = WHAT_IF_GAMES if compiled_engine_models(clock) else WHAT_IF_GAMES // 10
+    try:
+        clock = hint.clock()
+    except RulesError as error:  # a definition saved before today's limits (MAX_RULES)
+        raise HintError(error.in_language(current_lang()), "targets") from None
+    if compiled_engine_models(clock):
+        round_games, most_games = WHAT_IF_GAMES, WHAT_IF_GAMES
+    else:
+        round_games, most_games = WHAT_IF_ROUND, WHAT_IF_GAMES // 10
+    ends = time.monotonic() + WHAT_IF_SECONDS
+    games = mine = theirs = 0
+    while games < most_games and (games == 0 or time.monotonic() < ends):
+        values = draw_values(seats, round_games, seed=1 + games)
+        mine += pass_count(clock, seats, plan, hint.face_up, values)
+        theirs += pass_count(clock, seats, suggested, hint.face_up, values)
+        games += round_games
     return WhatIf(
-        mine=simulate(clock, seats, plan, hint.face_up, games, seed=1),
-        suggested=simulate(clock, seats, suggested, hint.face_up, games, seed=1),
+        mine=SimResult(mine / games, wilson(mine, games), games),
+        suggested=SimResult(theirs / games, wilson(theirs, games), games),
     )
+
+
+def _count(user: Any) -> None:
+    """Count one "What if" for ``user`` in the current minute (in the cache: shared by every
+    web process when the cache is Redis); HintLimitReached past WHAT_IF_PER_MINUTE."""
+    key = f"solver:what-if:{user.pk}:{int(time.time() // 60)}"
+    cache.add(key, 0, timeout=120)
+    if cache.incr(key) > WHAT_IF_PER_MINUTE:
+        raise HintLimitReached(
+            _("“What if” was asked %(n)d times this minute; try again in a minute.")
+            % {"n": WHAT_IF_PER_MINUTE}
+        )
