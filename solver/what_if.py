@@ -10,10 +10,10 @@ from typing import Any
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
-from solver.core.agents import compiled_engine_models
-from solver.core.plans import Plan
 from config.i18n import current_lang
 from rules.errors import RulesError
+from solver.core.agents import compiled_engine_models
+from solver.core.plans import Plan
 from solver.core.simulate import SimResult, draw_values, pass_count, wilson
 from solver.errors import HintError, HintLimitReached
 from solver.models import HintRequest

@@ -22,6 +22,7 @@ from rest_framework.authtoken.models import Token
 from campaigns import services
 from campaigns.models import Attempt, Group, Membership
 from solver import services as hint_services
+from solver.inputs import parse_input
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -42,7 +43,7 @@ def table(alice: User, bob: User, dave: User) -> dict[str, Any]:
     services.transcribe(group, "1-2", {"start": 1, "cap": 24, "rules": []}, alice)
     hint, _created = hint_services.request_hint(
         alice,
-        hint_services.parse_input("1-1", "SSMM/MMSS/SMSM", None, False, group),
+        parse_input("1-1", "SSMM/MMSS/SMSM", None, False, group),
         group=group,
         campaign=campaign,
         lang="en",

@@ -21,8 +21,8 @@ from solver.core.plans import baseline_plan
 from solver.core.search import HintResult
 from solver.errors import HintError
 from solver.inputs import parse_input
-from solver.results import result_json
 from solver.models import HintRequest
+from solver.results import result_json
 
 pytestmark = pytest.mark.django_db
 COLOURS = "SSM/MMS/SMM/SSM"
