@@ -16,6 +16,7 @@ from django.utils import translation
 from campaigns import exports, services
 from campaigns.models import Attempt, Group, Session
 from campaigns.services import CampaignError
+from rules.catalogue import CLOCK_IDS
 
 pytestmark = pytest.mark.django_db
 Evening = Callable[[Group, list[str]], Session]
@@ -116,8 +117,17 @@ def test_an_imported_history_keeps_the_rules_engines_reason_for_a_bad_clock(
 
 
 def test_a_history_restores_a_rebirth_campaign_as_it_was_played(group: Group, alice: User) -> None:
+    """Rebirth after a campaign that attempted all 40 clocks (a lone Rebirth campaign, never
+    unlocked, is refused: tests/campaigns/test_import_limits.py)."""
     history = exports.export_history(group)
-    history["campaigns"][0]["kind"] = "rebirth"
+    unlocking = history["campaigns"][0]
+    unlocking["sessions"] = [{"date": "2026-11-30", "players": [], "notes": ""}]
+    unlocking["history"] = [
+        {"event": "passed", "clock": clock, "players": 3, "session": 0}
+        for clock in CLOCK_IDS
+        if clock != "rebirth"
+    ]
+    history["campaigns"].append({**unlocking, "kind": "rebirth", "history": []})
     copy = exports.import_history(alice, history)
     assert copy.current_campaign().kind == "rebirth"
     assert copy.current_campaign().progress.filter(clock_id="rebirth").exists()
