@@ -48,6 +48,7 @@ bench: install
 	$(BIN)/python scripts/bench_live.py
 	$(BIN)/python -m campaigns.statistics_bench
 	$(BIN)/python -m campaigns.bench_import --attempts 2000
+	$(BIN)/python -m solver.bench_what_if
 
 # Re-pin every dependency (needs network): the full lock for .venv, the production lock for images.
 lock: install

@@ -69,11 +69,15 @@ def what_if(
         round_games, most_games = WHAT_IF_ROUND, WHAT_IF_GAMES // 10
     ends = time.monotonic() + WHAT_IF_SECONDS
     games = mine = theirs = 0
-    while games < most_games and (games == 0 or time.monotonic() < ends):
+    last_round = 0.0
+    # Another round only if one as long as the last still fits in the time left.
+    while games < most_games and (games == 0 or time.monotonic() + last_round <= ends):
+        started = time.monotonic()
         values = draw_values(seats, round_games, seed=1 + games)
         mine += pass_count(clock, seats, plan, hint.face_up, values)
         theirs += pass_count(clock, seats, suggested, hint.face_up, values)
         games += round_games
+        last_round = time.monotonic() - started
     return WhatIf(
         mine=SimResult(mine / games, wilson(mine, games), games),
         suggested=SimResult(theirs / games, wilson(theirs, games), games),
