@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
+    OpenApiResponse,
     extend_schema,
     inline_serializer,
 )
@@ -42,7 +43,7 @@ from campaigns.models import (
 from campaigns.services import CampaignError
 from config.http import AuthenticatedRequest, api_view
 from config.i18n import current_lang
-from config.ids import id_field
+from config.ids import MAX_ID, id_field
 from config.openapi import BAD_REQUEST
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.clock import MAX_RULES, Clock
@@ -127,7 +128,7 @@ def _expected_event() -> serializers.IntegerField:
     return serializers.IntegerField(
         required=False,
         min_value=0,
-        max_value=2**63 - 1,
+        max_value=MAX_ID,
         help_text="The `version` your view of the campaign was drawn from (optional). If a "
         "newer change touched the same clock, nothing is recorded and the answer is 409 with "
         "the current progress.",
