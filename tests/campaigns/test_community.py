@@ -18,6 +18,7 @@ from campaigns import community, services
 from campaigns.models import ClockTranscription, CommunityDefinition, DefinitionReport, Group
 from rules.canonical import fingerprint
 from rules.clock import Clock
+from rules.errors import RulesError
 
 ApiAs = Callable[[str], APIClient]
 RULES: list[dict[str, Any]] = [
