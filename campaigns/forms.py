@@ -267,7 +267,6 @@ class StatisticsFilterForm(forms.Form):
         value = self.cleaned_data["campaign"].strip()
         if value in ("", "all"):
             return value or None
-        campaign_id = parse_id(value)
-        if campaign_id is None:
+        if not (value.isascii() and value.isdigit()):
             raise forms.ValidationError(_("Give a campaign id of this group, or all."))
-        return campaign_id
+        return int(value)
