@@ -147,7 +147,7 @@ def main() -> None:
             community.shared_definitions(viewer, "2-1")
         print(f"queries per list: {len(captured.captured_queries)}")
         aggregate = next(q["sql"] for q in captured.captured_queries if "GROUP BY" in q["sql"])
-        explain = "EXPLAIN QUERY PLAN " if connection.vendor == "sqlite" else "EXPLAIN "
+        explain = "EXPLAIN QUERY PLAN " if connection.vendor == "sqlite" else "EXPLAIN ANALYZE "
         with connection.cursor() as cursor:
             cursor.execute(explain + aggregate)
             plan = [" ".join(str(part) for part in row) for row in cursor.fetchall()]

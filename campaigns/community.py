@@ -124,10 +124,10 @@ def shared_definitions(
         ClockTranscription.objects.filter(clock_id=clock_id, latest=True)
         .exclude(group__in=silent)
         .values("fingerprint")
-        .annotate(
-            groups=Count("id", filter=typed),
-            others=Count("id", filter=typed & ~Q(group=group)),
-            mine=Count("id", filter=Q(group=group)),
+        .annotate(  # counting group ids, which the index holds (ids would need the rows)
+            groups=Count("group", filter=typed),
+            others=Count("group", filter=typed & ~Q(group=group)),
+            mine=Count("group", filter=Q(group=group)),
         )
         .filter(others__gt=0)
     )

@@ -179,13 +179,10 @@ def save_version(
         last = versions.order_by("-version").values_list("version", flat=True).first()
         adopted = adopted or versions.filter(fingerprint=print_, adopted=True).exists()
         versions.filter(latest=True).update(latest=False)
-        try:
-            with transaction.atomic():
-                CommunityDefinition.objects.get_or_create(
-                    clock_id=clock.id, fingerprint=print_, defaults={"definition": definition}
-                )
-        except IntegrityError:  # another table saved the same definition at the same moment
-            pass
+        # get_or_create takes care of another table saving the same definition at once.
+        CommunityDefinition.objects.get_or_create(
+            clock_id=clock.id, fingerprint=print_, defaults={"definition": definition}
+        )
         return ClockTranscription.objects.create(
             group=group,
             clock_id=clock.id,

@@ -104,3 +104,23 @@ def test_two_phones_tapping_failed_from_the_same_board_record_one_attempt(alice:
     campaign.refresh_from_db()
     assert campaign.bonus_tokens == 1
     assert campaign.attempts.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_tables_saving_the_same_new_definition_at_once_share_one_row(alice: User) -> None:
+    from campaigns.models import ClockTranscription, CommunityDefinition
+
+    first = services.create_group(alice, "Race A", [])
+    second = services.create_group(alice, "Race B", [])
+    rules = {"rules": [{"kind": "card_count", "segment": 6, "count": 3}]}
+    results = _race(
+        [
+            lambda: services.transcribe(first, "2-1", rules, None),
+            lambda: services.transcribe(second, "2-1", rules, None),
+            lambda: services.transcribe(first, "2-1", {"rules": []}, None),
+        ]
+    )
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert CommunityDefinition.objects.filter(clock_id="2-1").count() == 2
+    assert ClockTranscription.objects.filter(group=first, latest=True).count() == 1
+    assert sorted(first.transcriptions.values_list("version", flat=True)) == [1, 2]
