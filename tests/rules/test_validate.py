@@ -59,6 +59,47 @@ def test_exactly_24_is_allowed() -> None:
     assert check(PLAIN, "S3 | S5 | M5 | S9 | S2 M12 | S1 S7 M1 M2 M3 M10")["passed"]
 
 
+# The last segment (the largest, values rising) at one below, exactly at and one above a cap.
+BELOW_20, AT_20, ABOVE_20 = (
+    f"S3 | S5 | M5 | S9 | S2 M12 | {last}"
+    for last in ("S1 S6 M1 M2 M3 M6", "S1 S7 M1 M2 M3 M6", "S1 S7 M1 M2 M3 M7")
+)
+AT_23, AT_24 = (
+    f"S3 | S5 | M5 | S9 | S2 M12 | S1 S7 M1 M2 M3 {last}" for last in ("M9", "M10")
+)
+
+
+def test_a_cap_other_than_24_allows_exactly_the_cap_and_refuses_one_more() -> None:
+    cap_20 = clock(cap=20)
+    assert check(cap_20, BELOW_20)["values"][-1] == 19 and check(cap_20, BELOW_20)["passed"]
+    assert check(cap_20, AT_20)["values"][-1] == 20 and check(cap_20, AT_20)["passed"]
+    result = check(cap_20, ABOVE_20)
+    assert result["values"][-1] == 21 and result["passed"] is False
+    assert result["violations"] == [
+        {
+            "rule": "over_cap",
+            "segment": 6,
+            "message": "Segment 6 is worth more than 20 (21); no segment may exceed 20.",
+        }
+    ]
+    # The same 21 passes the usual 24 cap: the clock's own cap decides, not the usual one.
+    assert check(PLAIN, ABOVE_20)["passed"]
+
+
+def test_the_usual_cap_allows_23_and_24_and_refuses_25() -> None:
+    assert check(PLAIN, AT_23)["passed"] and check(PLAIN, AT_23)["values"][-1] == 23
+    assert check(PLAIN, AT_24)["passed"] and check(PLAIN, AT_24)["values"][-1] == 24
+    assert not check(PLAIN, LAST_25)["passed"]
+
+
+def test_a_lifted_cap_allows_23_24_and_25_alike() -> None:
+    lifted = clock(cap=None)
+    for text, last in ((AT_23, 23), (AT_24, 24), (LAST_25, 25)):
+        result = check(lifted, text)
+        assert result["values"][-1] == last
+        assert result["passed"] and result["violations"] == []
+
+
 def test_a_lifted_cap_allows_25_and_more() -> None:
     assert check(clock(cap=None), LAST_25)["passed"]
     assert check(clock(cap=None), "S1 | S2 | S3 | S4 | S5 | S6 S7 S8 S9 S10 S11 S12")["passed"]
