@@ -7,7 +7,7 @@ import pytest
 from celery import shared_task
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 
 from ops.heartbeat import live_workers
 
@@ -34,6 +34,17 @@ def test_ci_runs_integration_tests_on_redis() -> None:
     if os.environ.get("CI") != "true":
         pytest.skip("only CI must use Redis; locally the embedded broker is fine")
     assert settings.CELERY_BROKER_URL.startswith("redis://")
+
+
+def test_ci_runs_the_database_tests_on_postgresql() -> None:
+    # The concurrency tests and the worker-kill tests skip on SQLite (a worker process cannot
+    # reach its in-memory test database): losing DATABASE_URL in CI must fail here instead of
+    # turning them into silent skips.
+    import os
+
+    if os.environ.get("CI") != "true":
+        pytest.skip("only CI must use PostgreSQL; locally SQLite is fine")
+    assert connection.vendor == "postgresql", settings.DATABASES["default"]["ENGINE"]
 
 
 def test_a_task_sent_on_commit_runs_on_a_live_worker(celery_worker: Any) -> None:
