@@ -11,7 +11,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from campaigns import services
-from campaigns.models import Campaign, Group, Membership, Session
+from campaigns.models import Campaign, ClockTranscription, Group, Membership, Session
 
 ApiAs = Callable[[str], APIClient]
 ROLES = ["owner", "member", "viewer", "outsider"]
@@ -369,20 +369,85 @@ def test_viewers_and_outsiders_cannot_write(
     assert campaign.events.count() == 0 and group.campaigns.count() == 1
 
 
+def ready_for(tail: str, campaign: Campaign, alice: User) -> None:
+    """The state in which the write to ``tail`` is allowed: a failed 1-1 to skip or undo,
+    1-1 in the Sleeve to put back."""
+    if tail in ("sleeve/", "sleeve/retrieve/", "undo/"):
+        services.record_attempt(campaign, alice, "1-1", "failed", 3)
+    if tail == "sleeve/retrieve/":
+        services.skip(campaign, alice, "1-1")
+
+
+def assert_written(tail: str, group: Group, campaign: Campaign, user: User) -> None:
+    """What the write to ``tail`` changed, by ``user``."""
+    campaign.refresh_from_db()
+    state = services.campaign_state(campaign)
+    last = campaign.events.order_by("-id").first()
+    if tail == "attempts/":
+        attempt = campaign.attempts.get()
+        assert (attempt.clock_id, attempt.outcome, attempt.players) == ("1-1", "failed", 3)
+        assert attempt.event.user == user and state.bonus_tokens == 1
+    elif tail == "sleeve/":
+        assert state.sleeve == ["1-1"] and state.next_clock == "1-2"
+        assert last is not None and (last.kind, last.user) == ("skipped", user)
+    elif tail == "sleeve/retrieve/":
+        assert state.sleeve == [] and state.next_clock == "1-1" and campaign.stack_top == ["1-1"]
+        assert last is not None and (last.kind, last.user) == ("retrieved", user)
+    elif tail == "undo/":
+        assert last is not None and last.undone is not None
+        assert not campaign.attempts.exists() and state.bonus_tokens == 0
+    elif tail == "campaigns/":
+        current = services.campaign_state(group.current_campaign())
+        assert group.campaigns.count() == 2 and current.campaign != campaign
+        assert current.chapter == 2 and current.next_clock == "2-1"
+    elif tail == "sessions/":
+        assert campaign.sessions.count() == 1
+    else:
+        transcription = ClockTranscription.objects.get(group=group, clock_id="5-1")
+        assert (transcription.version, transcription.author) == (1, user)
+
+
+WRITE_SUCCESS = {
+    "attempts/": 201,
+    "sleeve/": 201,
+    "sleeve/retrieve/": 200,
+    "undo/": 200,
+    "campaigns/": 201,
+    "sessions/": 201,
+    "transcriptions/": 201,
+}
+
+
 @pytest.mark.parametrize("role", ["owner", "member"])
 @pytest.mark.parametrize(("tail", "payload"), WRITES)
 def test_owners_and_members_may_write(
-    group: Group, api_as: ApiAs, role: str, tail: str, payload: dict
+    group: Group,
+    campaign: Campaign,
+    api_as: ApiAs,
+    users: dict[str, User],
+    alice: User,
+    role: str,
+    tail: str,
+    payload: dict,
 ) -> None:
+    ready_for(tail, campaign, alice)
     response = api_as(role).post(url(group, tail), payload, format="json")
     assert response.status_code not in (403, 404)
+    assert response.status_code == WRITE_SUCCESS[tail], response.content
+    assert_written(tail, group, campaign, users[role])
 
 
 @pytest.mark.parametrize("role", ROLES)
 def test_only_owners_manage_members(group: Group, api_as: ApiAs, role: str) -> None:
     User.objects.create_user("erin")
     response = api_as(role).post(url(group, "members/"), {"username": "erin"})
-    assert response.status_code == OWNER_ONLY[role] if role != "owner" else 201
+    assert response.status_code == (OWNER_ONLY[role] if role != "owner" else 201)
+    erin = group.memberships.filter(user__username="erin").first()
+    if role == "owner":
+        assert erin is not None and erin.role == Membership.Role.MEMBER
+        assert response.json()["role"] == "member"
+    else:
+        assert erin is None
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -391,7 +456,8 @@ def test_only_owners_change_or_remove_members(
 ) -> None:
     viewer = group.memberships.get(user=dave)
     response = api_as(role).delete(url(group, f"members/{viewer.pk}/"))
-    assert response.status_code == OWNER_ONLY[role] if role != "owner" else 204
+    assert response.status_code == (OWNER_ONLY[role] if role != "owner" else 204)
+    assert group.memberships.filter(user=dave).exists() == (role != "owner")
 
 
 @pytest.mark.parametrize("role", ROLES)

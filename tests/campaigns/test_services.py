@@ -117,6 +117,32 @@ def test_several_clocks_go_back_on_top_in_the_order_given(
     assert state(campaign).stack()[:3] == ["1-2", "1-1", "1-3"]
 
 
+def test_two_retrievals_in_a_row_put_the_later_one_on_top(
+    campaign: Campaign, play: Play, alice: User
+) -> None:
+    for clock in ("1-1", "1-2"):
+        play(campaign, "failed")
+        services.skip(campaign, alice, clock)
+    services.retrieve(campaign, alice, ["1-1"])
+    services.retrieve(campaign, alice, ["1-2"])
+    assert state(campaign).stack()[:3] == ["1-2", "1-1", "1-3"]
+    assert campaign.stack_top == ["1-2", "1-1"]
+
+
+def test_a_retrieval_goes_above_an_earlier_retrieved_clock_still_unplayed(
+    campaign: Campaign, play: Play, alice: User
+) -> None:
+    for clock in ("1-1", "1-2", "1-3"):
+        play(campaign, "failed")
+        services.skip(campaign, alice, clock)
+    services.retrieve(campaign, alice, ["1-1", "1-2"])
+    play(campaign, "passed")  # 1-1; 1-2 waits on top of the stack
+    services.retrieve(campaign, alice, ["1-3"])
+    assert state(campaign).stack()[:3] == ["1-3", "1-2", "1-4"]
+    played = [play(campaign, "passed").clock_id for _ in range(3)]
+    assert played == ["1-3", "1-2", "1-4"]
+
+
 def test_a_clock_passed_from_the_sleeve_leaves_it(
     campaign: Campaign, play: Play, alice: User
 ) -> None:
@@ -191,6 +217,50 @@ def test_rebirth_unlocks_once_all_40_clocks_were_attempted(
     s = state(campaign)
     assert s.rebirth_unlocked and not s.completed
     assert len(s.sleeve) == 39 and s.next_clock == "10-4"
+
+
+def test_rebirth_stays_locked_at_39_attempted_clocks_and_opens_at_the_40th(
+    group: Group, campaign: Campaign, play: Play, alice: User
+) -> None:
+    for clock in services.NUMBERED_CLOCKS[:39]:  # passed at once or failed then skipped
+        outcome = "passed" if clock.endswith(("-1", "-3")) else "failed"
+        play(campaign, outcome)
+        if outcome == "failed":
+            services.skip(campaign, alice, clock)
+    s = state(campaign)
+    assert (s.attempted, s.next_clock, s.rebirth_unlocked) == (39, "10-4", False)
+    assert s.to_json()["rebirth_unlocked"] is False
+    with pytest.raises(CampaignError) as error:
+        services.new_campaign(group, Campaign.Kind.REBIRTH)
+    assert error.value.field == "kind" and group.campaigns.count() == 1
+    play(campaign, "failed")  # 10-4: attempted, not passed
+    s = state(campaign)
+    assert (s.attempted, s.rebirth_unlocked, s.completed) == (40, True, False)
+    rebirth = services.new_campaign(group, Campaign.Kind.REBIRTH)
+    assert rebirth.kind == Campaign.Kind.REBIRTH and group.current_campaign() == rebirth
+
+
+def test_the_rebirth_clock_is_played_last_and_passing_it_completes_the_campaign(
+    group: Group, play: Play
+) -> None:
+    first = services.new_campaign(group, start_chapter=10)  # chapters 1-9 already passed
+    for _ in range(4):
+        play(first, "passed")
+    assert state(first).completed and state(first).rebirth_unlocked
+    rebirth = services.new_campaign(group, Campaign.Kind.REBIRTH, start_chapter=10)
+    for _ in range(4):
+        play(rebirth, "passed")
+    s = state(rebirth)
+    assert (s.next_clock, s.completed, s.attempted) == ("rebirth", False, 40)
+    failed = play(rebirth, "failed")
+    assert failed.clock_id == "rebirth" and state(rebirth).bonus_tokens == 1
+    assert state(rebirth).next_clock == "rebirth" and rebirth.completed is None
+    passed = play(rebirth, "passed")
+    assert (passed.clock_id, passed.bonus_tokens, passed.face_up) == ("rebirth", 1, 4)
+    s = state(rebirth)
+    assert s.completed and s.next_clock is None and s.passed[-1] == "rebirth"
+    assert len(s.passed) == 41 and s.attempted == 40  # Rebirth is not one of the 40 clocks
+    assert s.to_json()["completed"] is True and rebirth.completed is not None
 
 
 def test_rebirth_is_locked_before(campaign: Campaign, play: Play) -> None:

@@ -250,6 +250,40 @@ def test_the_settings_page_refuses_an_early_rebirth(group: Group, as_role: AsRol
     assert response.status_code == 400 and response.context["form"].has_error("kind")
 
 
+def test_the_group_page_counts_up_to_the_40th_attempted_clock_then_opens_rebirth(
+    group: Group, as_role: AsRole, alice: User
+) -> None:
+    campaign = services.new_campaign(group, start_chapter=10)  # 36 clocks passed
+    for clock in ("10-1", "10-2", "10-3"):
+        services.record_attempt(campaign, alice, clock, "failed", 3)
+        services.skip(campaign, alice, clock)
+    content = as_role("member").get(page(group)).content.decode()
+    assert "Rebirth: 39 of 40 clocks attempted" in content
+    assert "Rebirth unlocked" not in content and "map-rebirth rebirth-locked" in content
+    services.record_attempt(campaign, alice, "10-4", "failed", 3)
+    content = as_role("member").get(page(group)).content.decode()
+    assert "Rebirth unlocked" in content and "map-rebirth rebirth-open" in content
+    assert "of 40 clocks attempted" not in content
+
+
+def test_a_completed_rebirth_campaign_says_so_on_the_group_page(
+    group: Group, as_role: AsRole, alice: User
+) -> None:
+    for kind in (Campaign.Kind.NORMAL, Campaign.Kind.REBIRTH):
+        campaign = services.new_campaign(group, kind, start_chapter=10)
+        for clock in ("10-1", "10-2", "10-3", "10-4"):
+            services.record_attempt(campaign, alice, clock, "passed", 3)
+    content = as_role("member").get(page(group)).content.decode()
+    assert '<span class="badge warn">Rebirth</span>' in content
+    assert "map-rebirth rebirth-locked" not in content and "map-rebirth next" in content
+    services.record_attempt(campaign, alice, "rebirth", "passed", 3)
+    content = as_role("member").get(page(group)).content.decode()
+    assert "Campaign complete: all clocks passed!" in content
+    assert '<span class="badge warn">Rebirth</span>' in content
+    assert "map-rebirth passed" in content and 'id="play-title"' not in content
+    assert "complete" in as_role("member").get("/").content.decode()
+
+
 def test_statistics_draw_svg_charts(group: Group, as_role: AsRole) -> None:
     client = as_role("owner")
     tap(client, group, "failed")
@@ -348,26 +382,82 @@ def test_viewers_and_outsiders_cannot_write(
     assert not Session.objects.exists() and not ClockTranscription.objects.exists()
 
 
+def ready_for(tail: str, campaign: Campaign, alice: User) -> None:
+    """The state in which the write to ``tail`` is allowed: a failed 1-1 to undo, 1-1 in the
+    Sleeve to put back."""
+    if tail in ("undo/", "sleeve/"):
+        services.record_attempt(campaign, alice, "1-1", "failed", 3)
+    if tail == "sleeve/":
+        services.skip(campaign, alice, "1-1")
+
+
+def assert_written(tail: str, group: Group, campaign: Campaign, user: User) -> None:
+    """What the write to ``tail`` changed, by ``user``."""
+    campaign.refresh_from_db()
+    state = services.campaign_state(campaign)
+    last = campaign.events.order_by("-id").first()
+    if tail == "record/":
+        attempt = campaign.attempts.get()
+        assert (attempt.clock_id, attempt.outcome, attempt.players) == ("1-1", "failed", 3)
+        assert attempt.event.user == user and state.bonus_tokens == 1
+    elif tail == "undo/":
+        assert last is not None and last.undone is not None
+        assert not campaign.attempts.exists() and state.bonus_tokens == 0
+    elif tail == "sleeve/":
+        assert state.sleeve == [] and state.next_clock == "1-1" and campaign.stack_top == ["1-1"]
+        assert last is not None and (last.kind, last.user) == ("retrieved", user)
+    elif tail == "sessions/":
+        session = campaign.sessions.get()
+        assert session.date.isoformat() == "2026-11-27"
+    elif tail == "settings/":
+        current = services.campaign_state(group.current_campaign())
+        assert group.campaigns.count() == 2 and current.campaign != campaign
+        assert current.chapter == 2 and current.next_clock == "2-1"
+    else:
+        transcription = ClockTranscription.objects.get(group=group, clock_id="5-1")
+        assert (transcription.version, transcription.author) == (1, user)
+        assert transcription.definition["start"] == 2
+
+
 @pytest.mark.parametrize("role", ["owner", "member"])
 @pytest.mark.parametrize(("tail", "data"), WRITE_PAGES)
 def test_owners_and_members_may_write(
-    group: Group, as_role: AsRole, role: str, tail: str, data: dict
+    group: Group,
+    campaign: Campaign,
+    as_role: AsRole,
+    users: dict[str, User],
+    alice: User,
+    role: str,
+    tail: str,
+    data: dict,
 ) -> None:
-    assert as_role(role).post(page(group, tail), data).status_code in (200, 302, 400)
+    ready_for(tail, campaign, alice)
+    response = as_role(role).post(page(group, tail), data)
+    assert response.status_code in (200, 302, 400)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert_written(tail, group, campaign, users[role])
 
 
 @pytest.mark.parametrize("role", ROLES)
 def test_only_owners_post_to_the_members_page(group: Group, as_role: AsRole, role: str) -> None:
     User.objects.create_user("erin")
     response = as_role(role).post(page(group, "members/"), {"username": "erin"})
-    assert response.status_code == OWNER_ONLY[role] if role != "owner" else 302
+    assert response.status_code == (OWNER_ONLY[role] if role != "owner" else 302)
+    erin = group.memberships.filter(user__username="erin").first()
+    if role == "owner":
+        assert response["Location"] == page(group, "members/")
+        assert erin is not None and erin.role == "member"
+    else:
+        assert erin is None
 
 
 @pytest.mark.parametrize("role", ROLES)
 def test_only_owners_change_members(group: Group, as_role: AsRole, role: str, dave: User) -> None:
     viewer = group.memberships.get(user=dave)
     response = as_role(role).post(page(group, f"members/{viewer.pk}/"), {"remove": "1"})
-    assert response.status_code == OWNER_ONLY[role] if role != "owner" else 302
+    assert response.status_code == (OWNER_ONLY[role] if role != "owner" else 302)
+    if role == "owner":
+        assert response["Location"] == page(group, "members/")
     assert group.memberships.filter(user=dave).exists() == (role != "owner")
 
 

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 import pytest
 
 from rules.catalogue import get_clock
 from rules.clock import Clock
-from rules.seats import parse_colours
+from rules.seats import Seats, parse_colours
+from solver.core import search
+from solver.core.plans import Plan, baseline_plan
 from solver.core.search import STAGES, HintResult, Stage, recommend
+from solver.core.simulate import draw_values, pass_count, simulate
 
 CLOCK = Clock("2-1", 2, 1)
 THREE = parse_colours("SSMM/SMSM/MMSS")
@@ -25,6 +33,85 @@ def test_the_recommended_plan_does_at_least_as_well_as_the_baseline() -> None:
     assert hint.pass_rate >= hint.baseline_rate
     assert hint.interval[0] <= hint.pass_rate <= hint.interval[1]
     assert not hint.partial
+
+
+# Clocks and tables for the honesty checks: two to four players, a colour rule, a start
+# segment other than 1, a lifted cap.
+HONESTY_CASES = [
+    (CLOCK, THREE, 3),
+    (get_clock("1-1"), parse_colours("MMMM/SSMM/MMSS"), 3),
+    (Clock("3-2", 3, 2, start=4), parse_colours("SSMM+SM/SMMM+SS"), 2),
+    (Clock("5-1", 5, 1, cap=None), parse_colours("SSM/MMS/SMS/MSM"), 4),
+]
+CHECK_GAMES = 20_000
+
+
+def test_an_independent_simulation_confirms_the_claimed_pass_rate() -> None:
+    # The plan is replayed on deals from a seed the search never saw. An honest claim is an
+    # unbiased measurement on 4,000 fresh deals: its interval and the replay's overlap (each
+    # case), and the claims do not sit above the replays on the whole. A rate measured on
+    # the deals that picked the plan would be inflated by the choice of the luckiest plan.
+    standardised = []
+    for clock, seats, face_up in HONESTY_CASES:
+        hint = recommend(clock, seats, face_up, seed=0, effort=QUICK, compute_odds=False)
+        replay = simulate(clock, seats, hint.plan, face_up, games=CHECK_GAMES, seed=7_919)
+        assert replay.games == CHECK_GAMES and 0.05 < replay.pass_rate < 0.95
+        assert hint.interval[0] <= replay.interval[1] and replay.interval[0] <= hint.interval[1], (
+            clock.id,
+            hint.pass_rate,
+            hint.interval,
+            replay.pass_rate,
+            replay.interval,
+        )
+        variance = sum(
+            r * (1 - r) / n
+            for r, n in ((hint.pass_rate, hint.games), (replay.pass_rate, replay.games))
+        )
+        standardised.append((hint.pass_rate - replay.pass_rate) / math.sqrt(variance))
+    # One-sided: honest claims give a standard normal mean times sqrt(cases) (2.5: 1 in 160).
+    assert sum(standardised) / math.sqrt(len(standardised)) < 2.5, standardised
+
+
+def test_the_reported_rates_are_measured_on_deals_the_search_never_raced_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Watch (not replace) the search's deals and games: which seed drew each set of deals,
+    # and which plans played on it with what result.
+    draws: list[tuple[int, npt.NDArray[np.int64]]] = []
+    plays: list[tuple[Plan, bytes, int, int]] = []
+
+    def draw(seats: Seats, games: int, seed: int) -> npt.NDArray[np.int64]:
+        values = draw_values(seats, games, seed)
+        draws.append((seed, values))
+        return values
+
+    def count(clock: Clock, seats: Seats, plan: Plan, face_up: int, values: Any) -> int:
+        passed = pass_count(clock, seats, plan, face_up, values)
+        plays.append((plan, values.tobytes(), passed, len(values)))
+        return passed
+
+    monkeypatch.setattr(search, "draw_values", draw)
+    monkeypatch.setattr(search, "pass_count", count)
+    hint = recommend(CLOCK, THREE, 3, seed=1, effort=QUICK, compute_odds=False)
+
+    fresh = [
+        deals
+        for plan, deals, passed, games in plays
+        if plan == hint.plan and games == hint.games and passed / games == hint.pass_rate
+    ]
+    assert fresh, "the winner's reported rate comes from one of its games"
+    deals = fresh[-1]
+    baseline = baseline_plan(CLOCK, THREE, 3)
+    on_fresh = [(plan, passed) for plan, played, passed, _ in plays if played == deals]
+    assert all(plan in (hint.plan, baseline) for plan, _ in on_fresh)
+    assert (baseline, round(hint.baseline_rate * hint.games)) in on_fresh
+    # Drawn from a seed of its own, sharing no deal with any set the search raced on.
+    (fresh_seed,) = [seed for seed, values in draws if values.tobytes() == deals]
+    other = [(seed, values) for seed, values in draws if values.tobytes() != deals]
+    assert len(other) >= 4 and fresh_seed not in {seed for seed, _ in other}
+    raced = {row.tobytes() for _, values in other for row in values}
+    fresh_rows = np.frombuffer(deals, dtype=np.int64).reshape(hint.games, -1)
+    assert not any(row.tobytes() in raced for row in fresh_rows)
 
 
 def test_the_hint_object_has_the_public_keys_and_words_per_language() -> None:
