@@ -10,15 +10,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.contrib.auth.models import User
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from campaigns import services
 from campaigns.models import Attempt
 from campaigns.services import CampaignError
 
-# ("retrieve", n): put back the n-th clock of the Sleeve (n = 3: every clock, last first).
-# Failures are drawn most often: skips and retrievals need a failure before them.
+# ("retrieve", n): put back the n-th clock of the Sleeve (n = 3: every clock, last first);
+# "abandon": fail the next clock and skip it. Failures are drawn most often: skips and
+# retrievals need a failure before them.
 ACTIONS = st.lists(
     st.sampled_from(
         [
@@ -27,15 +28,16 @@ ACTIONS = st.lists(
             "failed",
             "failed",
             "skip",
-            "skip",
+            "abandon",
+            "abandon",
             "undo",
             ("retrieve", 0),
             ("retrieve", 1),
             ("retrieve", 3),
         ]
     ),
-    min_size=10,
-    max_size=40,
+    min_size=6,
+    max_size=25,
 )
 
 
@@ -159,17 +161,22 @@ def test_any_sequence_follows_the_rules_and_undoes_to_the_start(alice: User) -> 
     accepted: Counter[str] = Counter()
 
     @settings(
-        max_examples=50,
+        max_examples=40,
         deadline=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     )
     @given(actions=ACTIONS)
+    # Two retrievals in a row; then, after a pass, one above a retrieved clock still waiting.
+    @example(
+        actions=["abandon"] * 3 + [("retrieve", 0), ("retrieve", 0), "passed", ("retrieve", 0)]
+    )
     def any_sequence(actions: list[str | tuple[str, int]]) -> None:
         group = services.create_group(alice, "Property table")
         campaign = group.current_campaign()
         table = Table()
         taken: Counter[str] = Counter()
-        for action in actions:
+        steps = [s for a in actions for s in (["failed", "skip"] if a == "abandon" else [a])]
+        for action in steps:
             if _act(campaign, alice, action, table):
                 taken[action if isinstance(action, str) else action[0]] += 1
             _check_against(campaign, table)
@@ -193,5 +200,5 @@ def test_any_sequence_follows_the_rules_and_undoes_to_the_start(alice: User) -> 
     any_sequence()
     # Refusals are part of the game, but a run where the services refused everything (or
     # never got to retrieve or undo) would test nothing: each action was taken many times.
-    assert all(accepted[kind] >= 10 for kind in ("passed", "failed", "skip", "undo")), accepted
-    assert accepted["retrieve"] >= 5, accepted
+    assert all(accepted[kind] >= 10 for kind in ("passed", "failed", "skip")), accepted
+    assert accepted["undo"] >= 5 and accepted["retrieve"] >= 4, accepted  # 3 in the example
