@@ -254,6 +254,10 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 180, minimum=2)
 if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ImproperlyConfigured("CELERY_TASK_TIME_LIMIT must exceed CELERY_TASK_SOFT_TIME_LIMIT.")
 CELERY_TASK_ALWAYS_EAGER = False
+# Tests only (a worker killed mid-job, the soft time limit): while this file exists, a hint
+# job pauses at its progress reports once it has a plan in hand, so the test, not the
+# machine's speed, decides when the job may go on. Empty, as in production: no pause.
+HINT_HOLD_FILE = env_str("HINT_HOLD_FILE", "")
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # A worker writes a heartbeat this often; /healthz counts those seen within 3 periods.

@@ -162,7 +162,8 @@ def run(hint_id: int, task_id: str, redelivered: bool = False) -> None:
         if so_far is not None:
             best[0] = so_far
         now = time.monotonic()
-        if now - last_write[0] < PROGRESS_EVERY:
+        held = best[0] is not None and _held()
+        if now - last_write[0] < PROGRESS_EVERY and not held:
             return
         last_write[0] = now
         try:
@@ -179,6 +180,8 @@ def run(hint_id: int, task_id: str, redelivered: bool = False) -> None:
             return
         if not updated:
             raise _Abandoned
+        while held and _held():  # written first, so the row shows where it waits
+            time.sleep(0.05)
 
     try:
         clock, seats = hint.clock(), hint.seats()
@@ -229,6 +232,13 @@ def run(hint_id: int, task_id: str, redelivered: bool = False) -> None:
         )
 
     _with_retries(store, f"hint {hint_id}: result")
+
+
+def _held() -> bool:
+    """True while the test-only hold file exists (settings.HINT_HOLD_FILE; empty in
+    production, so never there): a job then waits at its next progress report."""
+    hold_file = settings.HINT_HOLD_FILE
+    return bool(hold_file) and os.path.exists(hold_file)
 
 
 def _with_retries[T](func: Callable[[], T], what: str) -> T:

@@ -31,6 +31,7 @@ from solver import jobs, services
 from solver.core.search import Stage
 from solver.inputs import parse_input
 from solver.models import HintRequest
+from solver.tasks import run_hint
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 Status = HintRequest.Status
@@ -131,14 +132,22 @@ def test_a_double_submit_runs_one_job(
 
 
 def test_the_same_input_within_a_day_reuses_the_finished_result(
-    celery_worker: Any, alice: User, bob: User, login: Callable[[User], Client]
+    celery_worker: Any,
+    alice: User,
+    bob: User,
+    login: Callable[[User], Client],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     first = ask(login(alice))
     assert wait_for(lambda: finished(first))
-    started = time.monotonic()
+    sent: list[Any] = []
+    real_send = run_hint.apply_async
+    monkeypatch.setattr(
+        run_hint, "apply_async", lambda *a, **k: sent.append(a) or real_send(*a, **k)
+    )
     again = ask(login(bob))
-    assert time.monotonic() - started < 2
     assert again.status == Status.DONE  # at once: no job
+    assert sent == []
     assert again.reused_from_id == first.pk
     assert again.runs == 0
     assert again.result is not None and first.result is not None
@@ -250,20 +259,38 @@ def _running_with_progress(hint: HintRequest) -> bool:
     return hint.status == Status.RUNNING and hint.progress > 0
 
 
+def _running_again(hint: HintRequest) -> bool:
+    """The redelivered message has taken the row over (a second run)."""
+    hint.refresh_from_db()
+    return hint.status == Status.RUNNING and hint.runs == 2
+
+
+@pytest.fixture
+def hold(tmp_path: Path) -> Path:
+    """A file that, named in a worker's HINT_HOLD_FILE, holds its hint jobs at their first
+    progress report with a plan in hand until the test deletes it: a job is then running
+    when the test kills it, and still running when a time limit strikes, on any machine."""
+    path = tmp_path / "hold"
+    path.touch()
+    return path
+
+
 def test_a_job_survives_its_pool_process_being_killed(
     transactional_db: None,
     alice: User,
     login: Callable[[User], Client],
     spawn_worker: Callable[..., subprocess.Popen[bytes]],
-    settings: Any,
+    hold: Path,
 ) -> None:
     """SIGKILL the process running the job: acks_late + reject_on_worker_lost requeue the
     message, the redelivery takes the row over and the job finishes."""
-    settings.HINT_EFFORT = 3.0  # long enough to be killed in the middle
-    worker = spawn_worker()
+    worker = spawn_worker(HINT_HOLD_FILE=str(hold))
     hint = ask(login(alice))
+    # Held with a plan in hand: the job cannot have finished when the signal lands.
     assert wait_for(lambda: _running_with_progress(hint), timeout=180), hint.status
     os.kill(_pool_child(worker), signal.SIGKILL)
+    assert wait_for(lambda: _running_again(hint), timeout=120), (hint.status, hint.runs)
+    hold.unlink()
     assert wait_for(lambda: finished(hint), timeout=240)
     assert hint.status == Status.DONE, (hint.failure, hint.error)
     assert hint.runs == 2
@@ -274,23 +301,29 @@ def test_the_soft_time_limit_stores_the_best_plan_so_far(
     alice: User,
     login: Callable[[User], Client],
     spawn_worker: Callable[..., subprocess.Popen[bytes]],
-    settings: Any,
+    hold: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from solver.tasks import run_hint
-
-    settings.HINT_EFFORT = 30.0  # a minute and more of search
+    client = login(alice)
+    spawn_worker(HINT_HOLD_FILE=str(hold))
+    # A first job, not held, loads the solver into the pool process: the next one has a
+    # plan in hand within a fraction of a second, well before its soft limit.
+    hold.unlink()
+    warm_up = ask(client, face_up=4)
+    assert wait_for(lambda: finished(warm_up), timeout=120)
+    assert (warm_up.status, warm_up.partial) == (Status.DONE, False)
     # The limits travel in the message, from the sender's task options.
-    monkeypatch.setattr(run_hint, "soft_time_limit", 12)
-    monkeypatch.setattr(run_hint, "time_limit", 40)
+    monkeypatch.setattr(run_hint, "soft_time_limit", 5)
+    monkeypatch.setattr(run_hint, "time_limit", 60)
     monkeypatch.setattr(run_hint, "_exec_options", None)  # Celery caches them per task
-    spawn_worker()
-    hint = ask(login(alice))
+    # Held with a plan in hand until the soft limit strikes, however fast the machine.
+    hold.touch()
+    hint = ask(client)
     assert wait_for(lambda: finished(hint), timeout=60)
     assert hint.status == Status.DONE, (hint.failure, hint.error)
-    assert hint.partial
+    assert hint.partial and hold.exists()
     assert hint.result is not None and hint.result["partial"] is True
-    html = login(alice).get(f"/hints/{hint.pk}/").content.decode()
+    html = client.get(f"/hints/{hint.pk}/").content.decode()
     assert "best plan it had found so far" in html
 
 
@@ -299,17 +332,19 @@ def test_a_job_whose_whole_worker_was_killed_is_reaped_and_finished_by_another(
     alice: User,
     login: Callable[[User], Client],
     spawn_worker: Callable[..., subprocess.Popen[bytes]],
-    settings: Any,
+    hold: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """SIGKILL the worker and its pool: nobody requeues the message, so the reaper finds
     the silent running row, requeues it, and a new worker finishes the job."""
-    settings.HINT_EFFORT = 3.0
-    first = spawn_worker()
+    first = spawn_worker(HINT_HOLD_FILE=str(hold))
     hint = ask(login(alice))
     assert wait_for(lambda: _running_with_progress(hint), timeout=180), hint.status
     os.killpg(first.pid, signal.SIGKILL)
     first.wait()
+    hint.refresh_from_db()
+    assert (hint.status, hint.runs) == (Status.RUNNING, 1)  # held, so killed mid-job
+    hold.unlink()
     spawn_worker()
     monkeypatch.setattr(jobs, "stale_after", lambda: timedelta(seconds=2))
     time.sleep(3)
