@@ -64,9 +64,7 @@ BELOW_20, AT_20, ABOVE_20 = (
     f"S3 | S5 | M5 | S9 | S2 M12 | {last}"
     for last in ("S1 S6 M1 M2 M3 M6", "S1 S7 M1 M2 M3 M6", "S1 S7 M1 M2 M3 M7")
 )
-AT_23, AT_24 = (
-    f"S3 | S5 | M5 | S9 | S2 M12 | S1 S7 M1 M2 M3 {last}" for last in ("M9", "M10")
-)
+AT_23, AT_24 = (f"S3 | S5 | M5 | S9 | S2 M12 | S1 S7 M1 M2 M3 {last}" for last in ("M9", "M10"))
 
 
 def test_a_cap_other_than_24_allows_exactly_the_cap_and_refuses_one_more() -> None:
