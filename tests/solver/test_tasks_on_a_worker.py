@@ -142,9 +142,12 @@ def test_the_same_input_within_a_day_reuses_the_finished_result(
     assert wait_for(lambda: finished(first))
     sent: list[Any] = []
     real_send = run_hint.apply_async
-    monkeypatch.setattr(
-        run_hint, "apply_async", lambda *a, **k: sent.append(a) or real_send(*a, **k)
-    )
+
+    def send(*args: Any, **kwargs: Any) -> Any:
+        sent.append(args)
+        return real_send(*args, **kwargs)
+
+    monkeypatch.setattr(run_hint, "apply_async", send)
     again = ask(login(bob))
     assert again.status == Status.DONE  # at once: no job
     assert sent == []
