@@ -225,7 +225,9 @@ class Event(models.Model):
 
     campaign = models.ForeignKey(Campaign, models.CASCADE, related_name="events")
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    clock_id = models.CharField(max_length=8)
+    # One clock, or every clock put back by one retrieval, comma-separated: the whole Sleeve
+    # of a Rebirth campaign ("1-1,1-2,…,10-4,rebirth") is 171 characters.
+    clock_id = models.CharField(max_length=200)
     before: models.JSONField[Any] = models.JSONField(default=dict)
     request_key = models.CharField(max_length=64, blank=True)
     user = models.ForeignKey(

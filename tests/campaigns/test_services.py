@@ -143,6 +143,21 @@ def test_a_retrieval_goes_above_an_earlier_retrieved_clock_still_unplayed(
     assert played == ["1-3", "1-2", "1-4"]
 
 
+def test_a_retrieval_of_four_clocks_is_recorded_whole_and_undone(group: Group, alice: User) -> None:
+    campaign = services.new_campaign(group, start_chapter=10)
+    clocks = ["10-1", "10-2", "10-3", "10-4"]
+    for clock in clocks:
+        services.record_attempt(campaign, alice, clock, "failed", 3)
+        services.skip(campaign, alice, clock)
+    event = services.retrieve(campaign, alice, clocks[::-1])
+    event.refresh_from_db()
+    event.full_clean()  # what PostgreSQL enforces (SQLite stores any length)
+    assert event.clock_id == "10-4,10-3,10-2,10-1"
+    assert state(campaign).stack() == clocks[::-1]
+    services.undo(campaign, alice)
+    assert state(campaign).sleeve == clocks and state(campaign).stack() == []
+
+
 def test_a_clock_passed_from_the_sleeve_leaves_it(
     campaign: Campaign, play: Play, alice: User
 ) -> None:
