@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from campaigns import services
-from campaigns.models import Attempt
+from campaigns.models import Attempt, Event
 from campaigns.services import CampaignError
 
 # ("retrieve", n): put back the n-th clock of the Sleeve (n = 3: every clock, last first);
@@ -182,10 +182,14 @@ def test_any_sequence_follows_the_rules_and_undoes_to_the_start(alice: User) -> 
             _check_against(campaign, table)
         accepted.update(taken)
         # Every change the model made was one the services recorded, and none other.
-        assert campaign.events.count() == taken.total() - taken["undo"]
+        # (An undo is an event of its own, and marks the change it reverted undone.)
+        assert campaign.events.count() == taken.total()
+        assert campaign.events.filter(kind=Event.Kind.UNDONE).count() == taken["undo"]
         assert campaign.events.filter(undone__isnull=False).count() == taken["undo"]
-        assert len(table.history) == campaign.events.filter(undone__isnull=True).count()
-        while campaign.events.filter(undone__isnull=True).exists():
+        changes = campaign.events.filter(undone__isnull=True).exclude(kind=Event.Kind.UNDONE)
+        assert len(table.history) == changes.count()
+        assert (services.last_undoable(campaign) is None) == (not table.history)
+        while services.last_undoable(campaign) is not None:
             services.undo(campaign, alice)
         campaign.refresh_from_db()
         state = services.campaign_state(campaign)
