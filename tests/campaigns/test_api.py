@@ -394,7 +394,8 @@ def assert_written(tail: str, group: Group, campaign: Campaign, user: User) -> N
         assert state.sleeve == [] and state.next_clock == "1-1" and campaign.stack_top == ["1-1"]
         assert last is not None and (last.kind, last.user) == ("retrieved", user)
     elif tail == "undo/":
-        assert last is not None and last.undone is not None
+        assert campaign.events.get(kind="failed").undone is not None
+        assert last is not None and (last.kind, last.user) == ("undone", user)
         assert not campaign.attempts.exists() and state.bonus_tokens == 0
     elif tail == "campaigns/":
         current = services.campaign_state(group.current_campaign())

@@ -401,7 +401,8 @@ def assert_written(tail: str, group: Group, campaign: Campaign, user: User) -> N
         assert (attempt.clock_id, attempt.outcome, attempt.players) == ("1-1", "failed", 3)
         assert attempt.event.user == user and state.bonus_tokens == 1
     elif tail == "undo/":
-        assert last is not None and last.undone is not None
+        assert campaign.events.get(kind="failed").undone is not None
+        assert last is not None and (last.kind, last.user) == ("undone", user)
         assert not campaign.attempts.exists() and state.bonus_tokens == 0
     elif tail == "sleeve/":
         assert state.sleeve == [] and state.next_clock == "1-1" and campaign.stack_top == ["1-1"]
