@@ -182,3 +182,13 @@ def test_the_page_makes_at_most_12_queries_on_a_long_history(
             response = client.get(page(group), params)
         assert response.status_code == 200
         assert len(queries.captured_queries) <= 12, [q["sql"][:80] for q in queries]
+
+
+def test_a_group_that_does_not_share_is_told_where_to_change_it(
+    played: Group, as_role: AsRole
+) -> None:
+    played.share_with_community = False
+    played.save(update_fields=["share_with_community"])
+    body = as_role("viewer").get(page(played)).content.decode()
+    assert "does not share its statistics with other tables" in body
+    assert f'href="/groups/{played.pk}/settings/#sharing"' in body
