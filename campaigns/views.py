@@ -352,19 +352,39 @@ def record(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def layout_check(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
-    """The engine's verdict on the layout typed so far (the live check of the group page)."""
+    """The engine's verdict on the layout typed so far: the live check of the group page
+    (the clock being played) and of a clock's page (any clock of an opened chapter)."""
     group, membership = get_group_for_user(request.user, group_id)
     form = LayoutCheckForm(request.POST)
     context: dict[str, Any] = {"group": group, "verdict": None, "verdict_error": None}
     if form.is_valid() and form.cleaned_data["layout"].strip():
         try:
             clock_id = services.known_clock(form.cleaned_data["clock"])
+            state = services.campaign_state(group.current_campaign())
+            if clock_id not in state.by_id or clock_state(state, clock_id) == "locked":
+                raise CampaignError(
+                    _("This clock belongs to a chapter your group has not opened yet."), "clock"
+                )
             clock, _version = services.clock_for_group(group, clock_id)
-            context["verdict"] = check_layout(clock, form.cleaned_data["layout"], current_lang())
+            verdict = check_layout(clock, form.cleaned_data["layout"], current_lang())
+            context["verdict"] = verdict
             context["verdict_face"] = _face(clock, parse_layout(form.cleaned_data["layout"]))
+            if not verdict.special_rules_known:
+                context["base_rules"] = _base_rules(clock)
         except (CampaignError, RulesError) as error:
             context["verdict_error"] = services.error_text(error)
     return render(request, "campaigns/group.html#verdict", context)
+
+
+def _base_rules(clock: Clock) -> list[str]:
+    """The three rules every clock has, as the check of an untranscribed clock judged them."""
+    return [
+        _("every segment holds at least one card;"),
+        _("from the start segment, each value is equal to or greater than the one before;"),
+        _("no value is over %(cap)s.") % {"cap": clock.cap}
+        if clock.cap is not None
+        else _("values may be as high as they like (this clock lifts the limit)."),
+    ]
 
 
 @login_required

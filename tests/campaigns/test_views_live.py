@@ -359,3 +359,41 @@ def test_latest_lists_skips_and_retrievals_too(
     latest = page[page.index('class="card recent"') :]
     assert latest.index("put back on the stack") < latest.index("skipped") < latest.index("failed")
     assert "just now" in latest
+
+
+def test_a_layout_can_be_checked_on_any_clock_of_an_opened_chapter(
+    group: Group, campaign: Campaign, play: Callable[..., Attempt], as_role: Callable[[str], Client]
+) -> None:
+    play(campaign, "passed")  # 1-2 is next; 1-1 is done and 1-3 still to come
+    layout = "S1 | S2 | S3 | S4 | S5 S6 | S7 S8 S9 S10 S11 S12"
+    r = as_role("viewer").post(f"/groups/{group.pk}/check/", {"clock": "1-3", "layout": layout})
+    page = r.content.decode()
+    assert "This layout passes" in page
+    assert "only the three rules of every clock were checked" in page
+    assert "values may be as high as they like" in page  # 1-3 lifts the cap
+    r = as_role("viewer").post(f"/groups/{group.pk}/check/", {"clock": "2-1", "layout": layout})
+    page = r.content.decode()
+    assert "not opened yet" in page and "This layout passes" not in page
+
+
+def test_an_untranscribed_capped_clock_names_its_cap(
+    group: Group, campaign: Campaign, alice: User, as_role: Callable[[str], Client]
+) -> None:
+    for clock in ["1-1", "1-2", "1-3", "1-4"]:
+        services.record_attempt(campaign, alice, clock, "passed", 3)
+        campaign.refresh_from_db()
+    layout = "S1 | S2 | S3 | S4 | S5 S6 | S7 S8 S9 S10 S11 S12"
+    page = (
+        as_role("member")
+        .post(f"/groups/{group.pk}/check/", {"clock": "2-1", "layout": layout})
+        .content.decode()
+    )
+    assert "This layout fails" in page and "no value is over 24" in page
+
+
+def test_the_clock_page_offers_the_layout_check(
+    group: Group, as_role: Callable[[str], Client]
+) -> None:
+    page = as_role("viewer").get(f"/groups/{group.pk}/clocks/1-1/").content.decode()
+    assert "Check a layout on this clock" in page
+    assert '<input type="hidden" name="clock" value="1-1">' in page
