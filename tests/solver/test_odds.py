@@ -162,7 +162,7 @@ def test_the_plain_model_finds_layouts_the_rules_engine_passes() -> None:
 
 
 def test_one_card_on_segment_six_passes_about_one_deal_in_six() -> None:
-    # The prototype measured 16% on random deals; the exact value for 6/6 is pinned here:
+    # Random deals pass about 16% of the time; the exact value for 6/6 is pinned here:
     # 138,518 of the 853,776 value sets, counted with the plain model above over every
     # multiset of values (a value held in both colours d times over leaves C(12-2d, 6-d)
     # ways to colour the rest).
