@@ -41,6 +41,11 @@ class ClockField(serializers.JSONField):
     """A catalogue id or a clock definition; the rules engine checks which (400 at ``clock``)."""
 
 
+@extend_schema_field({"type": "array", "items": {"type": "string"}, "maxItems": 4})
+class NamesField(serializers.JSONField):
+    """The players' names in seat order; the hint services check them (400 at ``names``)."""
+
+
 class HintIn(serializers.Serializer):
     clock = ClockField(
         help_text='A clock id like "1-1" (the group\'s own transcription when `group` is '
@@ -64,6 +69,12 @@ class HintIn(serializers.Serializer):
     group = id_field(
         required=False, allow_null=True, help_text="A group you belong to (its members see it)."
     )
+    names = NamesField(
+        required=False,
+        allow_null=True,
+        help_text="The players' names in seat (play) order, one per seat, as in `colours`; the "
+        "words then speak to them by name. A wrong count, an empty or a repeated name is a 400.",
+    )
     community = serializers.BooleanField(
         default=False,
         help_text="With `group`, for a clock the group has not transcribed: use the definition "
@@ -77,10 +88,9 @@ class HintOut(serializers.ModelSerializer):
     url = serializers.SerializerMethodField()
     page = serializers.SerializerMethodField()
     failure = serializers.CharField(source="get_failure_display")
-    result = serializers.JSONField(
-        allow_null=True,
+    result = serializers.SerializerMethodField(
         help_text="When done: {plan, pass_rate, interval, baseline_rate, odds, games, words, "
-        "words_all, partial}.",
+        "words_all, partial}; the words speak to `names` in the caller's language.",
     )
 
     class Meta:
@@ -92,6 +102,7 @@ class HintOut(serializers.ModelSerializer):
             "clock",
             "colours",
             "players",
+            "names",
             "face_up",
             "base_rules",
             "definition_source",
@@ -107,6 +118,10 @@ class HintOut(serializers.ModelSerializer):
             "started_at",
             "finished_at",
         ]
+
+    @extend_schema_field({"type": "object", "nullable": True})
+    def get_result(self, hint: HintRequest) -> dict[str, Any] | None:
+        return hint.result_for(current_lang())
 
     def get_url(self, hint: HintRequest) -> str:
         return reverse("solver:api-detail", args=[hint.pk])
@@ -135,7 +150,12 @@ ERRORS = inline_serializer(
             "Clock 1-1 at three players",
             value={"clock": "1-1", "colours": "SSMM/MMSS/SMSM", "face_up": 3},
             request_only=True,
-        )
+        ),
+        OpenApiExample(
+            "With the players' names in seat order",
+            value={"clock": "1-1", "colours": "SSMM/MMSS/SMSM", "names": ["Ann", "Bea", "Cas"]},
+            request_only=True,
+        ),
     ],
     summary="Ask for a hint",
     description="Queues a solver job (202). The same input already in progress answers that "
@@ -156,6 +176,7 @@ def hint_create(request: AuthenticatedRequest) -> Response:
         data["base_rules"],
         group,
         community=data["community"],
+        names=data.get("names"),
     )
     hint, created = services.request_hint(
         request.user,

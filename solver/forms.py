@@ -1,6 +1,6 @@
-"""The hint request form: the clock, the player count, each seat's cards as the table sees
-their backs (a tap toggles Sun/Moon; a plain checkbox underneath, so it works without
-JavaScript), or the same in the colour notation, and the face-up budget."""
+"""The hint request form: the clock, the player count, who sits at each seat and each seat's
+cards as the table sees their backs (a tap toggles Sun/Moon; a plain checkbox underneath, so
+it works without JavaScript), or the same in the colour notation, and the face-up budget."""
 
 from __future__ import annotations
 
@@ -86,6 +86,9 @@ class HintForm(forms.Form):
         label=_("Players"), choices=PLAYER_CHOICES, coerce=int, widget=forms.RadioSelect
     )
     moon = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
+    # One text box per seat, all named "names", in seat order (the template draws them):
+    # all empty, the words say "Seat 1"…; otherwise one name per seat (solver.inputs).
+    names = forms.Field(required=False, widget=forms.MultipleHiddenInput)
     colours = forms.CharField(
         label=_("Or type the colours"),
         required=False,
@@ -140,16 +143,24 @@ class HintForm(forms.Form):
         return players if players in PLAYER_COUNTS else 3
 
     def seats(self) -> list[dict[str, Any]]:
-        """Seat slots with each slot's state, for the template."""
+        """Seat slots with each slot's state and the name typed for the seat, for the
+        template."""
         if self.is_bound:
             moons = set(self.data.getlist("moon")) if hasattr(self.data, "getlist") else set()
         else:
             moons = set(self.initial.get("moon", ()))
+        names = self._typed_names() if self.is_bound else list(self.initial.get("names", ()))
         seats = seat_slots(self._players())
         for seat in seats:
             seat["hand"] = [{"key": k, "moon": k in moons} for k in seat["hand"]]
             seat["extra"] = [{"key": k, "moon": k in moons} for k in seat["extra"]]
+            seat["name"] = names[seat["number"] - 1] if seat["number"] <= len(names) else ""
         return seats
+
+    def _typed_names(self) -> list[str]:
+        if not hasattr(self.data, "getlist"):
+            return []
+        return [str(name) for name in self.data.getlist("names")]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -158,6 +169,9 @@ class HintForm(forms.Form):
         colours = (data.get("colours") or "").strip()
         if not colours:
             colours = colours_from_slots(data["players"], set(data.get("moon") or ()))
+        names: list[str] | None = [name.strip() for name in self._typed_names()]
+        if not any(names or ()):
+            names = None  # no names at all: the words say "Seat 1", "Seat 2"…
         try:
             self.hint_input = parse_input(
                 data["clock"],
@@ -166,6 +180,7 @@ class HintForm(forms.Form):
                 data.get("base_rules", False),
                 self.group,
                 community=bool(data.get("community")),
+                names=names,
             )
         except HintError as error:
             field = error.field if error.field in self.fields else None

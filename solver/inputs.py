@@ -1,5 +1,6 @@
-"""What a hint asks: the clock, the colours on the table and the face-up budget, checked
-field by field (``parse_input``), and the start values a group's form offers."""
+"""What a hint asks: the clock, the colours on the table, the face-up budget and, if the
+table gives them, the players' names in seat order, checked field by field
+(``parse_input``), and the start values a group's form offers."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import json
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from campaigns.community import best_definition
-from campaigns.models import Group
+from campaigns.models import NAME_LENGTH, Group
 from campaigns.services import campaign_state
 from config.i18n import current_lang
 from rules.catalogue import get_clock
@@ -28,6 +30,9 @@ class HintInput:
     base_rules: bool = False
     source: str = "shipped"  # where ``clock`` came from (DefinitionChoice.source or "given")
     groups: int = 0  # for a community definition: the tables that typed it
+    # The players' names in seat (play) order, for the words; empty: "Seat 1", "Seat 2"….
+    # Not part of the input hash: names change the words, never the plan.
+    names: tuple[str, ...] = ()
 
     def input_hash(self, effort: float, seed: int, odds_samples: int | None = None) -> str:
         """Same hash ⇔ same job: the full clock definition (so a new transcription is a
@@ -52,13 +57,15 @@ def parse_input(
     base_rules: bool = False,
     group: Group | None = None,
     community: bool = False,
+    names: object = None,
 ) -> HintInput:
     """Check a request field by field; HintError names the first bad field.
 
     ``clock`` is a catalogue id or a clock definition object. For an id with a ``group``,
     the group's best definition (``campaigns.community.best_definition``): its own, the
     promoted or the shipped one, and with ``community`` a confirmed definition of other
-    tables when the group has none. ``face_up`` may be None: the player count.
+    tables when the group has none. ``face_up`` may be None: the player count. ``names``
+    may be None (the words say "Seat 1"…) or one name per seat (``parse_names``).
     """
     parsed_clock, source, groups = _parse_clock(clock, group, community)
     if not parsed_clock.transcribed and not base_rules:
@@ -92,7 +99,46 @@ def parse_input(
             % {"players": seats.players, "most": seats.most_face_up},
             "face_up",
         )
-    return HintInput(parsed_clock, seats, budget, bool(base_rules), source, groups)
+    seated = parse_names(names, seats.players)
+    return HintInput(parsed_clock, seats, budget, bool(base_rules), source, groups, seated)
+
+
+def parse_names(names: object, players: int) -> tuple[str, ...]:
+    """The players' names in seat order, trimmed: exactly one per seat, none empty, none
+    twice (ignoring case), each at most NAME_LENGTH characters. None: no names (empty)."""
+    if names is None:
+        return ()
+    if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
+        raise HintError(_("Give the names as a list of text, one per seat in play order."), "names")
+    trimmed = tuple(" ".join(name.split()) for name in names)
+    if len(trimmed) != players:
+        raise HintError(
+            ngettext(
+                "%(count)d name for %(players)d seats: give one name per seat, in play order.",
+                "%(count)d names for %(players)d seats: give one name per seat, in play order.",
+                len(trimmed),
+            )
+            % {"count": len(trimmed), "players": players},
+            "names",
+        )
+    seen: set[str] = set()
+    for seat, name in enumerate(trimmed, start=1):
+        if not name:
+            raise HintError(
+                _("Seat %(seat)d has no name: give every seat a name, or none.") % {"seat": seat},
+                "names",
+            )
+        if len(name) > NAME_LENGTH:
+            raise HintError(
+                _("A name has at most %(max)d characters.") % {"max": NAME_LENGTH}, "names"
+            )
+        if name.casefold() in seen:
+            raise HintError(
+                _("%(name)s sits at two seats: give each seat its own name.") % {"name": name},
+                "names",
+            )
+        seen.add(name.casefold())
+    return trimmed
 
 
 def _reason(error: RulesError) -> str:

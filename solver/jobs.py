@@ -194,6 +194,7 @@ def run(hint_id: int, task_id: str, redelivered: bool = False) -> None:
             progress=progress,
             base_rules=hint.base_rules,
             odds_samples=hint.odds_samples,
+            names=hint.names or None,
         )
     except SoftTimeLimitExceeded:
         # The signal may have interrupted a query: go on with a fresh connection (a worker

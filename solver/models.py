@@ -7,6 +7,8 @@ the single source of truth the pages and the API read.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -14,9 +16,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from rules.clock import Clock
+from rules.errors import RulesError
 from rules.game import BONUS_TOKENS, PLAYER_COUNTS
+from rules.i18n import LANGUAGES
 from rules.seats import Seats, parse_colours
-from solver.core.words import spoken_number
+from solver.core.plans import Plan
+from solver.core.words import plan_words, spoken_number
 
 
 # Defined at module level because a CheckConstraint guards it: a model's Meta cannot see
@@ -71,6 +76,9 @@ class HintRequest(models.Model):
     definition_fingerprint = models.CharField(max_length=16, blank=True, default="")
     colours = models.CharField(_("colours"), max_length=40)
     players = models.PositiveSmallIntegerField()
+    # The players' names in seat (play) order, for the words ([]: "Seat 1", "Seat 2"…).
+    # Not part of the input hash: a reused result is worded with the new asker's names.
+    names = models.JSONField(default=list, blank=True)
     face_up = models.PositiveSmallIntegerField(_("face-up cards"))
     # Solver settings travel with the job, so any worker solves it the same way.
     effort = models.FloatField(default=1.0)
@@ -210,11 +218,32 @@ class HintRequest(models.Model):
             return str(_("Working out the odds"))
         return str(_("Starting") if self.stage in ("", "search") else _("Searching for a plan"))
 
-    def words(self, lang: str) -> str:
+    def words(self, lang: str, plan: Any = None) -> str:
+        """What the table says aloud for the result's plan (or ``plan``, a plan's JSON form),
+        in ``lang`` and with this row's names: worded when read, so a result reused for
+        another table speaks to that table. A row whose plan cannot be read shows the words
+        it stored."""
         if not self.result:
             return ""
-        words: dict[str, str] = self.result.get("words_all", {})
-        return words.get(lang) or self.result.get("words", "")
+        try:
+            parsed = Plan.from_json(self.result.get("plan") if plan is None else plan, self.players)
+            return plan_words(
+                parsed, self.clock(), self.seats(), self.face_up, lang, self.names or None
+            )
+        except (RulesError, ValueError, TypeError):
+            words: dict[str, str] = self.result.get("words_all", {})
+            return words.get(lang) or self.result.get("words", "")
+
+    def result_for(self, lang: str) -> dict[str, Any] | None:
+        """The stored result with its words worded now (``words``), in ``lang`` and with this
+        row's names: what the API answers."""
+        if not self.result:
+            return self.result
+        return {
+            **self.result,
+            "words": self.words(lang),
+            "words_all": {code: self.words(code) for code in LANGUAGES},
+        }
 
     def targets(self) -> list[float]:
         if not self.result:
@@ -224,3 +253,15 @@ class HintRequest(models.Model):
     def spoken_targets(self) -> list[int]:
         """The targets as the table says them (whole numbers, as in the plan's words)."""
         return [spoken_number(target) for target in self.targets()]
+
+
+class Seating(models.Model):
+    """Who sat where the last time a group asked for a hint with names (``solver.seating``):
+    the hint form starts from it."""
+
+    group = models.OneToOneField("campaigns.Group", models.CASCADE, related_name="+")
+    names = models.JSONField(default=list)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return " / ".join(self.names)

@@ -25,6 +25,7 @@ from solver.inputs import HintInput
 from solver.jobs import send
 from solver.models import ACTIVE_STATUSES, HintRequest
 from solver.results import in_language
+from solver.seating import remember
 
 MAX_ACTIVE = 3  # queued or running hints per user
 MAX_PER_HOUR = 30  # hints asked per user per hour (reused results count too)
@@ -78,6 +79,7 @@ def request_hint(
         "definition_fingerprint": fingerprint(hint_input.clock),
         "colours": hint_input.seats.format(),
         "players": hint_input.seats.players,
+        "names": list(hint_input.names),
         "face_up": hint_input.face_up,
         "effort": job_effort,
         "odds_samples": samples,
@@ -92,6 +94,10 @@ def request_hint(
         active = HintRequest.objects.filter(user=user, status__in=ACTIVE_STATUSES)
         same = active.filter(input_hash=input_hash).first()
         if same is not None:
+            if same.names != fields["names"]:  # the same table, re-seated: the latest names
+                same.names = fields["names"]
+                same.save(update_fields=["names"])
+            _remember(group, hint_input)
             return same, False
         last_hour = HintRequest.objects.filter(user=user, queued_at__gte=now - timedelta(hours=1))
         if last_hour.count() >= MAX_PER_HOUR:
@@ -110,6 +116,7 @@ def request_hint(
             .first()
         )
         if done is not None:
+            _remember(group, hint_input)
             hint = HintRequest.objects.create(
                 **fields,
                 status=Status.DONE,
@@ -136,16 +143,28 @@ def request_hint(
         except IntegrityError:
             # Another request for the same input won the race (the unique constraint).
             return active.get(input_hash=input_hash), False
+        _remember(group, hint_input)
         transaction.on_commit(partial(send, hint.pk))
     hint.refresh_from_db()  # sent_at, as the send after commit left it
     return hint, True
+
+
+def _remember(group: Group | None, hint_input: HintInput) -> None:
+    """A group's hint with names: that is now the group's seating (``solver.seating``)."""
+    if group is not None and hint_input.names:
+        remember(group, hint_input.names)
 
 
 def retry(hint: HintRequest, user: User) -> tuple[HintRequest, bool]:
     """Ask again with the inputs of a failed or cancelled hint (a new row, same rules)."""
     clock = Clock.from_json(hint.clock_definition)
     hint_input = HintInput(
-        clock, hint.seats(), hint.face_up, hint.base_rules, hint.definition_source or "given"
+        clock,
+        hint.seats(),
+        hint.face_up,
+        hint.base_rules,
+        hint.definition_source or "given",
+        names=tuple(hint.names or ()),
     )
     return request_hint(
         user,

@@ -36,6 +36,7 @@ from solver.errors import HintError, HintLimitReached
 from solver.forms import HintForm, WhatIfForm, slots_from_colours
 from solver.inputs import group_defaults
 from solver.models import HintRequest
+from solver.seating import suggested_names
 from solver.what_if import what_if
 
 
@@ -84,7 +85,8 @@ def hint_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 
 def _initial(request: AuthenticatedHttpRequest, group: Group | None) -> dict[str, Any]:
-    """Start values: the group's next clock, budget and table size, or what the GET asks."""
+    """Start values: the group's next clock, budget, table size and seating, or what the
+    GET asks."""
     default = 3
     if group is not None and (listed := group.players.count()) in PLAYER_COUNTS:
         default = listed  # the group's own table
@@ -102,6 +104,13 @@ def _initial(request: AuthenticatedHttpRequest, group: Group | None) -> dict[str
         if parsed is not None and parsed[0] == count:
             moons = parsed[1]
     initial["moon"] = sorted(moons)
+    # Who sits where: what the form held before the redraw, then the group's last seating
+    # and its players (solver.seating).
+    typed = request.GET.getlist("names")
+    if group is not None:
+        initial["names"] = suggested_names(group, count, typed)
+    else:
+        initial["names"] = ([" ".join(name.split()) for name in typed] + [""] * count)[:count]
     if group is not None:
         next_clock, budget = group_defaults(group, count)
         initial["face_up"] = budget

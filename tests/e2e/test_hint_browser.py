@@ -52,6 +52,9 @@ def test_tapping_the_cards_shows_live_progress_then_the_plan(
     page.click("label.chip:has-text('4 players')")
     page.wait_for_function("document.querySelectorAll('#seats .seat').length === 4")
     assert page.input_value("input[name=face_up]") == "4"
+    # Seats 1-3 start from the group's players; the fourth is nobody yet.
+    assert page.input_value("#seat-name-1") == "Ann" and page.input_value("#seat-name-4") == ""
+    page.fill("#seat-name-4", "Dee")
     for key in ("1.2", "2.0", "2.1", "3.1", "3.2", "4.0"):  # SSM/MMS/SMM/MSS
         page.click(f"label.tap-card:has(input[value='{key}'])")
     screenshot(page, "hint-form-phone-390x844")
@@ -59,6 +62,7 @@ def test_tapping_the_cards_shows_live_progress_then_the_plan(
     page.wait_for_url(f"{live_server.url}/hints/*/")
     hint = HintRequest.objects.get()
     assert hint.colours == "SSM/MMS/SMM/MSS"
+    assert hint.names == ["Ann", "Ben", "Cleo", "Dee"]
     page.wait_for_function(
         "Number(document.querySelector('[role=progressbar]')?.getAttribute('aria-valuenow')) >= 20"
     )

@@ -19,6 +19,7 @@ from rules.seats import parse_colours
 from solver import jobs, services
 from solver.core.plans import baseline_plan
 from solver.core.search import HintResult
+from solver.core.words import all_words
 from solver.inputs import parse_input
 from solver.models import HintRequest
 from solver.results import result_json
@@ -59,7 +60,7 @@ def finish(hint: HintRequest) -> HintRequest:
         baseline_rate=0.41,
         odds=0.97,
         games=4000,
-        words={"en": "Aim for about 3, 5, 7.", "nl": "Mik op ongeveer 3, 5, 7.", "ja": "目標。"},
+        words=all_words(baseline_plan(clock, seats, 4), clock, seats, 4),
         partial=False,
     )
     HintRequest.objects.filter(pk=hint.pk).update(
@@ -249,7 +250,7 @@ def test_the_poll_stops_when_the_hint_is_done_and_shows_the_result(
     assert response.status_code == 286  # django-htmx's HttpResponseStopPolling
     html = response.content.decode()
     assert "hx-trigger" not in html.split(">", 1)[0]
-    assert "Aim for about 3, 5, 7." in html
+    assert "Aim for about 4, 8, 12, 16, 20 and 24." in html
     assert "61%" in html
 
 
@@ -259,7 +260,7 @@ def test_the_result_shows_the_clock_plan_and_numbers(
     hint = finish(make_hint(alice))
     html = login(alice).get(f"/hints/{hint.pk}/").content.decode()
     assert 'class="clock-face"' in html
-    assert "Aim for about 3, 5, 7." in html
+    assert "Aim for about 4, 8, 12, 16, 20 and 24." in html
     assert "61%" in html and "58.0%" in html and "64.0%" in html  # rate and its interval
     assert "41%" in html  # baseline
     assert "97%" in html  # odds
@@ -288,7 +289,7 @@ def test_the_words_follow_the_readers_language(
     client = login(alice)
     client.cookies["django_language"] = "nl"
     html = client.get(f"/hints/{hint.pk}/").content.decode()
-    assert "Mik op ongeveer 3, 5, 7." in html
+    assert "Mik op ongeveer 4, 8, 12, 16, 20 en 24." in html
     assert "Zeg dit hardop" in html
 
 

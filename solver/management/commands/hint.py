@@ -1,5 +1,5 @@
 """``python manage.py hint CLOCK --colours C [--face-up N] [--seed S] [--json] [--clock-file FILE]
-[--lang en|nl|ja] [--effort X] [--base-rules]``
+[--lang en|nl|ja] [--effort X] [--base-rules] [--names "Ann,Bea,Cas"]``
 
 Prints the recommended plan, its simulated pass rate with a 95% interval, the baseline
 plan's rate and the perfect-information odds (docs/api.md, "Command line"). The same core
@@ -13,11 +13,14 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
 
 from rules.errors import RulesError
 from rules.i18n import LANGUAGES
 from solver.core.search import recommend
 from solver.core.simulate import table_from_arguments
+from solver.errors import HintError
+from solver.inputs import parse_names
 from solver.management import add_table_arguments
 
 
@@ -38,6 +41,10 @@ class Command(BaseCommand):
             action="store_true",
             help="for an untranscribed clock: use the base rules only",
         )
+        parser.add_argument(
+            "--names",
+            help="the players' names in seat (play) order, separated by commas: Ann,Bea,Cas",
+        )
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
         parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language of words")
 
@@ -52,9 +59,22 @@ class Command(BaseCommand):
             )
             if not 0 < options["effort"] <= 100:
                 raise ValueError("--effort must be above 0 and at most 100.")
-            hint = recommend(clock, seats, face_up, seed=options["seed"], effort=options["effort"])
+            names = None
+            if options["names"] is not None:
+                with translation.override(options["lang"]):
+                    names = parse_names(options["names"].split(","), seats.players)
+            hint = recommend(
+                clock,
+                seats,
+                face_up,
+                seed=options["seed"],
+                effort=options["effort"],
+                names=names or None,
+            )
         except RulesError as error:
             raise CommandError(error.in_language(options["lang"]), returncode=2) from None
+        except HintError as error:
+            raise CommandError(f"--names: {error.message}", returncode=2) from None
         except ValueError as error:
             raise CommandError(str(error), returncode=2) from None
 
