@@ -21,7 +21,7 @@ from rules.game import BONUS_TOKENS, PLAYER_COUNTS
 from rules.i18n import LANGUAGES
 from rules.seats import Seats, parse_colours
 from solver.core.plans import Plan
-from solver.core.words import plan_words, spoken_number
+from solver.core.words import Speech, plan_speech, spoken_number
 
 
 # Defined at module level because a CheckConstraint guards it: a model's Meta cannot see
@@ -218,31 +218,39 @@ class HintRequest(models.Model):
             return str(_("Working out the odds"))
         return str(_("Starting") if self.stage in ("", "search") else _("Searching for a plan"))
 
-    def words(self, lang: str, plan: Any = None) -> str:
-        """What the table says aloud for the result's plan (or ``plan``, a plan's JSON form),
-        in ``lang`` and with this row's names: worded when read, so a result reused for
-        another table speaks to that table. A row whose plan cannot be read shows the words
-        it stored."""
+    def speech(self, lang: str, plan: Any = None) -> Speech:
+        """The result's plan (or ``plan``, a plan's JSON form) as the table says it: three
+        lines and the fine print (``solver.core.words.plan_speech``), in ``lang`` and with
+        this row's names. Worded when read, so a result reused for another table speaks to
+        that table. A row whose plan cannot be read has the words it stored as its one line."""
         if not self.result:
-            return ""
+            return Speech((), (), lang)
         try:
             parsed = Plan.from_json(self.result.get("plan") if plan is None else plan, self.players)
-            return plan_words(
+            return plan_speech(
                 parsed, self.clock(), self.seats(), self.face_up, lang, self.names or None
             )
         except (RulesError, ValueError, TypeError):
-            words: dict[str, str] = self.result.get("words_all", {})
-            return words.get(lang) or self.result.get("words", "")
+            stored: dict[str, str] = self.result.get("words_all", {})
+            words = stored.get(lang) or self.result.get("words", "")
+            return Speech((words,) if words else (), (), lang)
+
+    def words(self, lang: str, plan: Any = None) -> str:
+        """What the table says aloud (``speech``'s lines as one text)."""
+        return self.speech(lang, plan).said()
 
     def result_for(self, lang: str) -> dict[str, Any] | None:
-        """The stored result with its words worded now (``words``), in ``lang`` and with this
-        row's names: what the API answers."""
+        """The stored result with its words worded now, in ``lang`` and with this row's
+        names: ``words`` (the lines said aloud, as one text), ``words_all``, ``lines`` and
+        ``details`` (the fine print). What the API answers."""
         if not self.result:
             return self.result
+        speech = self.speech(lang)
         return {
             **self.result,
-            "words": self.words(lang),
+            "words": speech.said(),
             "words_all": {code: self.words(code) for code in LANGUAGES},
+            **speech.to_json(),
         }
 
     def targets(self) -> list[float]:

@@ -9,7 +9,6 @@ Access: a hint is visible to its asker and to members of its group; everyone els
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.contrib import messages
@@ -128,14 +127,6 @@ def _render_new(
     return render(request, "solver/hint_new.html", {"form": form, "group": group}, status=status)
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=。)")
-
-
-def _sentences(words: str) -> list[str]:
-    """The plan as short lines to read out, one sentence each (also in Japanese)."""
-    return [part.strip() for part in _SENTENCE_END.split(words) if part.strip()]
-
-
 def _pct(x: float | None, digits: int = 0) -> str:
     """0.7499 → "75%" (a table does not need more digits than that); interval ends get one
     decimal, or a tight interval would read "61%–61%"."""
@@ -151,7 +142,7 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
     lang = current_lang()
     context: dict[str, Any] = {
         "hint": hint,
-        "words": _sentences(hint.words(lang)),
+        "speech": hint.speech(lang),
         "is_owner": hint.user_id == request.user.pk,
         **extra,
     }
@@ -268,8 +259,9 @@ def hint_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def table_plan(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) -> HttpResponse:
-    """The plan of the group's latest finished hint for a clock, as table mode shows it (with
-    Read aloud). A fragment for htmx; without JavaScript the same words on a page of its own."""
+    """The plan of the group's latest finished hint for a clock, as table mode shows it: the
+    three lines said aloud (what Read aloud reads) and the fine print behind "Why / details".
+    A fragment for htmx; without JavaScript the same words on a page of its own."""
     group, _membership = get_group_for_user(request.user, group_id)
     hint = (
         HintRequest.objects.filter(
@@ -283,7 +275,7 @@ def table_plan(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) 
         "group": group,
         "clock_id": clock_id,
         "hint": hint,
-        "words": hint.words(lang) if hint else "",
+        "speech": hint.speech(lang) if hint else None,
         "rate": _pct(hint.result.get("pass_rate")) if hint and hint.result else "",
     }
     if request.htmx:

@@ -1,22 +1,28 @@
 """A plan said aloud, in English, Dutch and Japanese, the way a player would put it.
 
 Only things a table may say in the discussion phase appear here: targets, who covers which
-segment, how to read a face-down card, when to play face up, who opens. The wording is
-short on purpose — a group must remember it once the cards are picked up.
+segment, how to read a face-down card, when to play face up, who opens. What the table says
+aloud is at most three short lines (``plan_speech``): the targets; who opens and who alone
+covers a segment; how many cards may go face up, and when. Everything else (the clock's
+other rules, value bands, how to read a face-down card, keeping the totals rising) is the
+fine print, said in plain words behind "Why / details". Players are named when the table
+gives its names (plain strings, in seat order), else called by their seat.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rules.clock import Clock
 from rules.i18n import LANGUAGES, join_numbers, join_words
 from rules.seats import Seats
 
-from .plans import Plan, reading_order, rule_params
+from .plans import AVERAGE_CARD, Plan, reading_order, rule_params
 
 _T: dict[str, dict[str, str]] = {
     "seat": {"en": "Seat {n}", "nl": "Stoel {n}", "ja": "席{n}"},
+    # Line 1: the targets.
     "aim": {
         "en": "Aim for about {values}.",
         "nl": "Mik op ongeveer {values}.",
@@ -32,16 +38,50 @@ _T: dict[str, dict[str, str]] = {
         "nl": "We lezen vanaf segment {s}, waar de wijzer staat.",
         "ja": "針が指す区画{s}から数えます。",
     },
+    # Line 2: who opens, and who alone covers a segment.
+    "opener": {
+        "en": "{who} opens.",
+        "nl": "{who} begint.",
+        "ja": "{who}から始めます。",
+    },
     "owner": {
-        "en": "{who}, you hold {holding}: segment {s} is yours ({need}); nobody else plays there.",
-        "nl": "{who}, jij hebt {holding}: segment {s} is van jou ({need}); verder speelt "
-        "niemand daar.",
-        "ja": "{who}は{holding}を持っているので、区画{s}を担当（{need}）。他の人は置きません。",
+        "en": "{who}, you hold {holding}: segment {s} is yours.",
+        "nl": "{who}, jij hebt {holding}: segment {s} is van jou.",
+        "ja": "{who}は{holding}を持っているので、区画{s}を担当。",
     },
     "owner_plain": {
-        "en": "{who} covers segment {s}; nobody else plays there.",
-        "nl": "{who} neemt segment {s}; verder speelt niemand daar.",
-        "ja": "区画{s}は{who}が担当。他の人は置きません。",
+        "en": "{who} covers segment {s}.",
+        "nl": "{who} neemt segment {s}.",
+        "ja": "区画{s}は{who}が担当。",
+    },
+    "owners_plain": {
+        "en": "{who} cover segment {s}.",
+        "nl": "{who} nemen segment {s}.",
+        "ja": "区画{s}は{who}が担当。",
+    },
+    # Line 3: how many cards may go face up, and when.
+    "face_up": {
+        "en": "We may play {n} face up: a card goes face up when it is {k} or more away from "
+        "what we would guess.",
+        "nl": "We mogen er {n} open spelen: een kaart gaat open als hij {k} of meer afwijkt "
+        "van wat we zouden raden.",
+        "ja": "表向きは{n}枚まで。予想と{k}以上ずれるカードを表向きに置きます。",
+    },
+    "no_face_up": {
+        "en": "No card goes face up.",
+        "nl": "Geen enkele kaart gaat open.",
+        "ja": "表向きに置くカードはありません。",
+    },
+    # The fine print ("Why / details"), in plain words.
+    "only_owner_rule": {
+        "en": "Segment {s} must hold {need}, so only {who} plays there.",
+        "nl": "Segment {s} moet {need} hebben, dus alleen {who} speelt daar.",
+        "ja": "区画{s}には{need}が必要なので、{who}だけが置きます。",
+    },
+    "only_owner": {
+        "en": "Only {who} plays on segment {s}.",
+        "nl": "Alleen {who} speelt op segment {s}.",
+        "ja": "区画{s}には{who}だけが置きます。",
     },
     "suns": {"en": "{n} Suns", "nl": "{n} zonnen", "ja": "太陽{n}枚"},
     "sun": {"en": "one Sun", "nl": "één zon", "ja": "太陽1枚"},
@@ -49,12 +89,20 @@ _T: dict[str, dict[str, str]] = {
     "moon": {"en": "one Moon", "nl": "één maan", "ja": "月1枚"},
     "exactly": {"en": "exactly {what}", "nl": "precies {what}", "ja": "ちょうど{what}"},
     "belief": {
-        "en": "A face-down card counts as about {pct}% of what its segment still needed, "
-        "plus the rest of an average card.",
-        "nl": "Een dichte kaart telt als ongeveer {pct}% van wat het segment nog nodig had, "
-        "plus de rest van een gemiddelde kaart.",
-        "ja": "伏せたカードは、その区画にまだ必要だった数の約{pct}%と、"
-        "平均的なカードの残りとして数えます。",
+        "en": "Reading a face-down card: think of what its segment still needed. Where 10 "
+        "was missing, count it as about {ten}; where 2 was missing, as about {two}.",
+        "nl": "Een dichte kaart lezen: denk aan wat het segment nog nodig had. Ontbrak er 10, "
+        "tel hem dan als ongeveer {ten}; ontbrak er 2, als ongeveer {two}.",
+        "ja": "伏せたカードの読み方：その区画にあといくつ必要だったかを考えます。"
+        "あと10なら約{ten}、あと2なら約{two}と数えます。",
+    },
+    "face_up_why": {
+        "en": "A card far from the guess would mislead everyone if played face down; face up, "
+        "everyone sees its value.",
+        "nl": "Een kaart die ver van de gok ligt, zou dicht gespeeld iedereen misleiden; open "
+        "ziet iedereen de waarde.",
+        "ja": "予想から大きく外れたカードを伏せて置くと皆を惑わせます。"
+        "表向きなら全員が値を見られます。",
     },
     "order_strong": {
         "en": "Above all, keep the totals rising and under the limit: "
@@ -73,13 +121,6 @@ _T: dict[str, dict[str, str]] = {
         "en": "Early on, put a card on every empty segment.",
         "nl": "Leg in het begin op elk leeg segment een kaart.",
         "ja": "序盤は空いている区画にまず1枚ずつ置きます。",
-    },
-    "face_up": {
-        "en": "We may play {n} face up: play a card face up when its value is {k} or more away "
-        "from what we would read into it.",
-        "nl": "We mogen er {n} open spelen: speel een kaart open als de waarde {k} of meer "
-        "afwijkt van wat we erin zouden lezen.",
-        "ja": "表向きは{n}枚まで。読み取られる値と{k}以上ずれるカードを表向きに置きます。",
     },
     "band": {
         "en": "On segment {s}, play cards from {lo} to {hi} when you can.",
@@ -101,12 +142,25 @@ _T: dict[str, dict[str, str]] = {
         "nl": "Op de segmenten {s} leg je waar het kan kaarten van {lo} of hoger.",
         "ja": "区画{s}には、なるべく{lo}以上のカードを。",
     },
-    "opener": {
-        "en": "{who} opens.",
-        "nl": "{who} begint.",
-        "ja": "{who}から始めます。",
-    },
 }
+
+
+@dataclass(frozen=True)
+class Speech:
+    """A plan as the table says it: ``lines``, at most three short lines said aloud (the
+    targets; who opens and who alone covers a segment; face-up cards), and ``details``, the
+    fine print behind "Why / details", one plain sentence each."""
+
+    lines: tuple[str, ...]
+    details: tuple[str, ...]
+    lang: str = "en"
+
+    def said(self) -> str:
+        """The lines as one text (what ``words`` holds)."""
+        return _join(self.lines, self.lang)
+
+    def to_json(self) -> dict[str, list[str]]:
+        return {"lines": list(self.lines), "details": list(self.details)}
 
 
 def say(key: str, lang: str, **values: object) -> str:
@@ -125,43 +179,58 @@ def spoken_number(x: float) -> int:
     return int(round(x))
 
 
-def plan_words(
+def plan_speech(
     plan: Plan,
     clock: Clock,
     seats: Seats,
     face_up: int,
     lang: str = "en",
     names: Sequence[str] | None = None,
-) -> str:
-    """What the table says aloud for ``plan``, in ``lang`` ("en", "nl" or "ja")."""
+) -> Speech:
+    """What the table says aloud for ``plan`` (three lines) and its fine print, in ``lang``
+    ("en", "nl" or "ja"); ``names`` are the players' names in seat order, or None."""
     if lang not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {lang!r}")
     order = reading_order(clock)
     targets = [plan.targets[s - 1] for s in order]
-    sentences: list[str] = []
-    if clock.start != 1:
-        sentences.append(say("reading_from", lang, s=clock.start))
-    sentences.append(_aim(targets, lang))
 
+    def who(seat_numbers: Sequence[int]) -> str:
+        return join_words([seat_name(o - 1, lang, names) for o in seat_numbers], lang)
+
+    first = [_aim(targets, lang)]
+    if clock.start != 1:
+        first.insert(0, say("reading_from", lang, s=clock.start))
+
+    second = [say("opener", lang, who=seat_name(plan.opener - 1, lang, names))]
+    details: list[str] = []
     colour_rules = {int(p["segment"]): p for p in rule_params(clock) if p.get("kind") == "colours"}
     for segment, owners in sorted(plan.owners.items()):
-        who = join_words([seat_name(o - 1, lang, names) for o in owners], lang)
         rule = colour_rules.get(segment)
         if rule is not None and len(owners) == 1:
             seat = seats.seats[owners[0] - 1]
             held = _colours_phrase(seat.suns if rule["sun"] else 0,
                                    seat.moons if rule["moon"] else 0, lang)  # fmt: skip
+            second.append(say("owner", lang, who=who(owners), holding=held, s=segment))
             need = say("exactly", lang, what=_colours_phrase(rule["sun"], rule["moon"], lang))
-            sentences.append(say("owner", lang, who=who, holding=held, s=segment, need=need))
+            details.append(say("only_owner_rule", lang, s=segment, need=need, who=who(owners)))
         else:
-            sentences.append(say("owner_plain", lang, who=who, s=segment))
+            key = "owner_plain" if len(owners) == 1 else "owners_plain"
+            second.append(say(key, lang, who=who(owners), s=segment))
+            details.append(say("only_owner", lang, who=who(owners), s=segment))
+
+    if face_up > 0:
+        k = spoken_number(plan.face_up_threshold)
+        third = say("face_up", lang, n=face_up, k=k)
+    else:
+        third = say("no_face_up", lang)
+
     # Every other special rule in the rule kind's own words (so new kinds need nothing here);
-    # a colour rule with an owner was said in the owner's sentence already.
+    # a colour rule with an owner was said with its owner already.
     for special in clock.rules:
         params = special.to_json()
         if params.get("kind") == "colours" and int(params["segment"]) in plan.owners:
             continue
-        sentences.append(special.describe(lang))
+        details.append(special.describe(lang))
     # One sentence per distinct band: "On segments 4, 5 and 6, play cards of 8 or more."
     by_band: dict[tuple[int, int], list[int]] = {}
     for segment in order:
@@ -172,15 +241,38 @@ def plan_words(
         key = "band_up" if hi == 12 else "band"
         if len(segments) > 1:
             key += "_many"
-        sentences.append(say(key, lang, s=where, lo=lo, hi=hi))
-
-    sentences.append(say("belief", lang, pct=int(round(plan.need_weight * 100))))
-    sentences.append(say("order_strong" if plan.order_weight >= 0.75 else "order_soft", lang))
+        details.append(say(key, lang, s=where, lo=lo, hi=hi))
+    details.append(say("belief", lang, ten=_read_as(plan, 10), two=_read_as(plan, 2)))
+    details.append(say("order_strong" if plan.order_weight >= 0.75 else "order_soft", lang))
     if plan.open_bonus >= 1.5:
-        sentences.append(say("open", lang))
+        details.append(say("open", lang))
     if face_up > 0:
-        sentences.append(say("face_up", lang, n=face_up, k=spoken_number(plan.face_up_threshold)))
-    sentences.append(say("opener", lang, who=seat_name(plan.opener - 1, lang, names)))
+        details.append(say("face_up_why", lang))
+    lines = (_join(first, lang), _join(second, lang), third)
+    return Speech(lines, tuple(details), lang)
+
+
+def plan_words(
+    plan: Plan,
+    clock: Clock,
+    seats: Seats,
+    face_up: int,
+    lang: str = "en",
+    names: Sequence[str] | None = None,
+) -> str:
+    """What the table says aloud for ``plan``, in ``lang``: the three lines of
+    ``plan_speech`` as one text."""
+    return plan_speech(plan, clock, seats, face_up, lang, names).said()
+
+
+def _read_as(plan: Plan, missing: float) -> int:
+    """What the plan's convention reads into a face-down card where ``missing`` was still
+    needed (``agents.TableRules.belief``), as the table says it."""
+    need = min(max(missing, 1.0), 12.0)
+    return spoken_number(plan.need_weight * need + (1.0 - plan.need_weight) * AVERAGE_CARD)
+
+
+def _join(sentences: Sequence[str], lang: str) -> str:
     return ("" if lang == "ja" else " ").join(sentences)
 
 
@@ -215,3 +307,13 @@ def all_words(
     names: Sequence[str] | None = None,
 ) -> dict[str, str]:
     return {lang: plan_words(plan, clock, seats, face_up, lang, names) for lang in LANGUAGES}
+
+
+def all_speech(
+    plan: Plan,
+    clock: Clock,
+    seats: Seats,
+    face_up: int,
+    names: Sequence[str] | None = None,
+) -> dict[str, Speech]:
+    return {lang: plan_speech(plan, clock, seats, face_up, lang, names) for lang in LANGUAGES}

@@ -39,7 +39,11 @@ def _run(*args: str) -> str:
 
 def test_hint_json_has_the_public_keys() -> None:
     data = json.loads(_run("hint", "1-1", "--colours", COLOURS, "--json"))
-    assert set(data) == {"plan", "pass_rate", "interval", "baseline_rate", "odds", "games", "words"}
+    assert set(data) == {
+        "plan", "pass_rate", "interval", "baseline_rate", "odds", "games", "words", "lines",
+        "details",
+    }  # fmt: skip
+    assert len(data["lines"]) == 3 and data["words"] == " ".join(data["lines"])
     assert data["plan"]["owners"] == {"1": [1]}
     assert data["words"].startswith("Aim for about")
 

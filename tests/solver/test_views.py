@@ -379,16 +379,6 @@ def test_my_hints_lists_only_mine(login: Callable[[User], Client], alice: User, 
     assert [h.pk for h in response.context["page"].object_list] == [mine.pk]
 
 
-def test_the_plan_is_read_out_one_sentence_per_line() -> None:
-    from solver.views import _sentences
-
-    assert _sentences("Aim for 4.5, then 21. Seat 1 opens.") == [
-        "Aim for 4.5, then 21.",
-        "Seat 1 opens.",
-    ]
-    assert _sentences("目標は4.5。席1から。") == ["目標は4.5。", "席1から。"]
-
-
 # --- what if -----------------------------------------------------------------------------------
 
 

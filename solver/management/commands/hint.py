@@ -1,10 +1,11 @@
 """``python manage.py hint CLOCK --colours C [--face-up N] [--seed S] [--json] [--clock-file FILE]
 [--lang en|nl|ja] [--effort X] [--base-rules] [--names "Ann,Bea,Cas"]``
 
-Prints the recommended plan, its simulated pass rate with a 95% interval, the baseline
-plan's rate and the perfect-information odds (docs/api.md, "Command line"). The same core
-call as the Celery task (``solver.core.search.recommend``). Bad input: one line on stderr,
-exit 2, never a traceback.
+Prints the recommended plan as said aloud (three lines) and its fine print, its simulated
+pass rate with a 95% interval, the baseline plan's rate and the perfect-information odds
+(docs/api.md, "Command line"). The same core call as the Celery task
+(``solver.core.search.recommend``). Bad input: one line on stderr, exit 2, never a
+traceback.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from rules.errors import RulesError
 from rules.i18n import LANGUAGES
 from solver.core.search import recommend
 from solver.core.simulate import table_from_arguments
+from solver.core.words import plan_speech
 from solver.errors import HintError
 from solver.inputs import parse_names
 from solver.management import add_table_arguments
@@ -59,7 +61,7 @@ class Command(BaseCommand):
             )
             if not 0 < options["effort"] <= 100:
                 raise ValueError("--effort must be above 0 and at most 100.")
-            names = None
+            names: tuple[str, ...] = ()
             if options["names"] is not None:
                 with translation.override(options["lang"]):
                     names = parse_names(options["names"].split(","), seats.players)
@@ -79,12 +81,18 @@ class Command(BaseCommand):
             raise CommandError(str(error), returncode=2) from None
 
         data = hint.to_json(options["lang"])
+        speech = plan_speech(hint.plan, clock, seats, face_up, options["lang"], names or None)
+        data.update(speech.to_json())
         if options["json"]:
             self.stdout.write(json.dumps(data, ensure_ascii=False))
             return
         low, high = data["interval"]
         odds = "unknown" if data["odds"] is None else f"{data['odds']:.3f}"
-        self.stdout.write(data["words"])
+        for line in speech.lines:
+            self.stdout.write(line)
+        self.stdout.write("")
+        for detail in speech.details:
+            self.stdout.write(f"- {detail}")
         self.stdout.write("")
         self.stdout.write(
             f"Pass rate {data['pass_rate']:.3f} (95% {low:.3f}–{high:.3f}, {data['games']} "
