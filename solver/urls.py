@@ -1,6 +1,6 @@
 from django.urls import path
 
-from solver import api, views
+from solver import api, postmortem_api, views
 
 app_name = "solver"
 
@@ -15,4 +15,5 @@ urlpatterns = [
     path("api/hints/", api.hint_create, name="api-create"),
     path("api/hints/<id:hint_id>/", api.hint_status, name="api-detail"),
     path("api/hints/<id:hint_id>/cancel/", api.hint_cancel, name="api-cancel"),
+    path("api/layouts/postmortem/", postmortem_api.layout_postmortem, name="api-postmortem"),
 ]
