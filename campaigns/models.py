@@ -278,6 +278,9 @@ class Attempt(models.Model):
     notes = models.TextField(_("notes"), blank=True, max_length=NOTES_LENGTH)
     # The definition it was judged by: 0 = the shipped catalogue, n = the group's version n.
     clock_version = models.PositiveIntegerField(default=0)
+    # Was it winnable? For a failed attempt with a layout: the object of
+    # ``manage.py postmortem --json`` (campaigns.winnable), else null.
+    postmortem = models.JSONField(null=True, blank=True)
     created = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -28,6 +28,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from campaigns import winnable
 from campaigns.models import (
     MAX_PLAYERS_LISTED,
     NAME_LENGTH,
@@ -683,6 +684,12 @@ def record_attempt(
     # Judged outside the lock: parsing and validating is the slow part.
     definition, version = clock_for_group(campaign.group, clock)
     verdict = judge_layout(definition, layout, str(outcome)).to_json() if layout else None
+    # Could its cards have passed? Asked of the solver (campaigns.winnable), also unlocked.
+    postmortem = (
+        winnable.judge_failure(definition, layout, players)
+        if layout and outcome == Attempt.Outcome.FAILED
+        else None
+    )
 
     with transaction.atomic():
         campaign = _locked(campaign.pk)
@@ -723,6 +730,7 @@ def record_attempt(
             outcome=outcome,
             layout=layout,
             verdict=verdict,
+            postmortem=postmortem,
             opener=opener,
             duration=duration,
             notes=notes,

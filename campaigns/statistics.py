@@ -23,6 +23,10 @@ Definitions (the public contract of ``GET /api/groups/{id}/statistics/``):
 - a clock's ``attempts_to_pass`` counts its attempts in one campaign up to and including the
   first pass; over several campaigns it is the lower median of those that passed it;
 - a player took part in the attempts of every session they are listed on;
+- "failed, but winnable" (``failed_winnable``) counts the failed attempts recorded with a
+  layout whose 12 cards could have passed the clock by every rule known of it, as if
+  everyone had seen every card (``campaigns.winnable``; judged by the layout rules only when
+  the layout was typed in segment form);
 - a session counts when it holds an attempt in scope;
 - a hint is rated when it can be matched to an outcome: the attempt it was asked for, or
   else the group's next attempt at the same clock and table size recorded within 24 hours
@@ -71,6 +75,7 @@ from campaigns.models import (
     Session,
     whole_minutes,
 )
+from campaigns.winnable import winnable_failures
 from rules.catalogue import CLOCK_IDS
 from rules.clock import REBIRTH
 from rules.game import BONUS_TOKENS, PLAYER_COUNTS
@@ -328,6 +333,7 @@ def group_statistics(
         "skips": sum(c.skips for c in clocks),
         "clocks_passed": sum(1 for v in per_campaign_clock.values() if v["to_pass"] is not None),
         "first_try_passes": sum(1 for v in per_campaign_clock.values() if v["to_pass"] == 1),
+        "failed_winnable": sum(v["failed_winnable"] for v in per_campaign_clock.values()),
         "minutes": minutes,
     }
     return Statistics(
@@ -398,6 +404,8 @@ def _attempt_groups(
             f"tokens_{n}_passed": Count("id", filter=Q(bonus_tokens=n) & passed)
             for n in TOKENS_FACE_UP
         },
+        # Failed, but the cards were winnable (the answer stored with the attempt).
+        "failed_winnable": Count("id", filter=winnable_failures()),
     }
     rows = (
         attempts.values("campaign_id", "clock_id")
@@ -422,6 +430,7 @@ def _attempt_groups(
             "duration": row["spent"] if row["typed"] else timedelta(0),
             "typed": row["typed"],
             "to_pass": row["n"] if row["passes"] else None,
+            "failed_winnable": row["failed_winnable"],
         }
         if row["typed"]:
             total += row["spent"]

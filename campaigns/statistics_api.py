@@ -48,6 +48,10 @@ class StatisticsTotalsOut(serializers.Serializer):
     )
     clocks_passed = serializers.IntegerField(help_text="Clocks passed, counted per campaign.")
     first_try_passes = serializers.IntegerField(help_text="Clocks passed at the first attempt.")
+    failed_winnable = serializers.IntegerField(
+        help_text="Failed attempts recorded with a layout whose 12 cards could have passed "
+        "(as if everyone had seen every card: POST /api/layouts/postmortem/)."
+    )
     minutes = serializers.IntegerField(
         allow_null=True, help_text="Sum of the durations typed; null when none was typed."
     )

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
-from campaigns import community, exports, services
+from campaigns import community, exports, services, winnable
 from campaigns.access import get_group_for_user, live_version
 from campaigns.board import chapter_map, clock_state, state_labels
 from campaigns.community_views import community_section
@@ -173,6 +173,7 @@ def _board_context(
         .order_by("-id")[:5]
     )
     last_attempt = next((e.attempt for e in recent if hasattr(e, "attempt")), None)
+    winnable.attach(group, [e.attempt for e in recent if hasattr(e, "attempt")])
     next_clock = state.next_clock
     if next_clock is not None:
         choice = services.played_definition(group, next_clock)
@@ -569,9 +570,13 @@ def clock_page(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) 
     shared = {} if hidden else community_section(group, clock_id, clock, version, state)
     # Every attempt of the group's history at this clock: a new campaign does not erase what
     # the table already tried here (earlier campaigns' rows are marked).
-    attempts = Attempt.objects.filter(campaign__group=group, clock_id=clock_id).select_related(
-        "opener", "session"
+    attempts = list(
+        Attempt.objects.filter(campaign__group=group, clock_id=clock_id)
+        .select_related("opener", "session")
+        .order_by("id")
     )
+    if not hidden:  # was each failure winnable? (a spoiler too, for a chapter not opened)
+        winnable.attach(group, attempts)
     return render(
         request,
         "campaigns/clock.html",
@@ -585,7 +590,7 @@ def clock_page(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) 
             "face": None if hidden else _face(clock),
             "rules_text": [] if hidden else clock.describe(current_lang()),
             "state_label": state_labels().get(kind, ""),
-            "attempts": attempts.order_by("id"),
+            "attempts": attempts,
             "campaign": campaign,
             "versions": group.transcriptions.filter(clock_id=clock_id),
             **shared,

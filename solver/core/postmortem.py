@@ -93,7 +93,8 @@ _UNKNOWN_RULES = {
     "it were used.",
     "nl": "De bijzondere regels van klok {clock} zijn nog niet overgenomen: alleen de bekende "
     "regels zijn gebruikt.",
-    "ja": "時計盤{clock}の特別ルールはまだ入力されていないため、分かっているルールだけを使いました。",
+    "ja": "時計盤{clock}の特別ルールはまだ入力されていないため、"
+    "分かっているルールだけを使いました。",
 }
 
 _LAYOUT_TEXT = {

@@ -44,6 +44,7 @@ FIELDS = {
         "skips",
         "clocks_passed",
         "first_try_passes",
+        "failed_winnable",
         "minutes",
     },
     "clocks": {

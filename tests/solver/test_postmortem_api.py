@@ -35,7 +35,7 @@ def client(alice: User) -> APIClient:
     return api
 
 
-def _post(client: APIClient, payload: dict[str, Any], **headers: str) -> Any:
+def _post(client: APIClient, payload: dict[str, Any], **headers: Any) -> Any:
     return client.post(URL, payload, format="json", **headers)
 
 

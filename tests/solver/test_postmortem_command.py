@@ -82,7 +82,8 @@ def test_the_move_form_judges_placement_rules_and_an_unquoted_one_is_joined(
             }
         )
     )
-    moves = "S1@1 S2@2 S3@3 S4@4 S5@5 S6@6 M1@2 M2@3 M3@4 M4@5 M5@6 M6@6".split()
+    # Unquoted, as a shell would pass it: one word per move.
+    moves = "S1@1 S2@2 S3@3 S4@4 S5@5 S6@6 M1@2 M2@3 M3@4 M4@5 M5@6 M6@6".split()  # noqa: SIM905
     status, out = run("postmortem", "--clock-file", str(clock), *moves, "--json")
     assert status == 1
     assert json.loads(out)["placement_checked"] is True

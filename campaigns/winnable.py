@@ -1,0 +1,122 @@
+"""Was it winnable? — for the attempts a group recorded.
+
+The question is the solver's (``solver.core.postmortem``: could the 12 cards of a layout
+have passed the clock, and one arrangement that would have), and campaigns may not import
+the solver (docs/architecture.md). So the solver registers its judge here when Django loads
+(``solver.apps``), and ``services.record_attempt`` asks it for every failed attempt recorded
+with a layout, outside the lock. The answer is stored with the attempt (``Attempt.postmortem``,
+the public object of ``manage.py postmortem --json``): the pages draw it and the statistics
+count "failed, but the cards were winnable" from it without running the solver again.
+
+Without a registered judge (a process that did not load the solver app) nothing is stored,
+and the pages and statistics simply have nothing to show for that attempt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q
+
+from campaigns.models import Attempt, ClockTranscription, CommunityDefinition, Group
+from config.i18n import current_lang
+from rules.catalogue import get_clock
+from rules.clock import Clock
+from rules.errors import RulesError
+from rules.layout import parse_layout
+from rules.svg import clock_svg
+
+# (the clock judged by, the layout as typed, the table size) -> the public answer
+Judge = Callable[[Clock, str, int], dict[str, Any]]
+
+_judges: list[Judge] = []
+
+
+def register(judge: Judge) -> None:
+    """Make ``judge`` the one that answers (the solver calls this once, on start)."""
+    _judges[:] = [judge]
+
+
+def judge_failure(clock: Clock, layout: str, players: int) -> dict[str, Any] | None:
+    """The answer for a failed attempt's ``layout`` (already checked: 12 cards), or None when
+    no judge is registered or it cannot judge this clock."""
+    if not layout or not _judges:
+        return None
+    try:
+        return _judges[0](clock, layout, players)
+    except RulesError:
+        return None
+
+
+def winnable_failures() -> Q:
+    """The failed attempts whose cards could have passed, by every rule of the clock known:
+    what the statistics count as "failed, but the cards were winnable"."""
+    return Q(
+        outcome=Attempt.Outcome.FAILED,
+        postmortem__winnable=True,
+        postmortem__special_rules_known=True,
+    )
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a page shows under a failed attempt: the answer, and the two clock faces."""
+
+    winnable: bool
+    placement_checked: bool
+    special_rules_known: bool
+    witness: str | None
+    played_face: str  # SVG, escaped by rules.svg (templates print it with |safe)
+    witness_face: str | None
+
+
+def attach(group: Group, attempts: Iterable[Attempt | None]) -> None:
+    """Give each failed attempt with a stored answer a ``shown`` attribute (``Shown``), its
+    faces drawn with the definition the attempt was judged by. At most two queries, only
+    when there is something to show (the group's versions and the promoted definitions of
+    those clocks)."""
+    judged = [
+        a
+        for a in attempts
+        if a is not None and a.outcome == Attempt.Outcome.FAILED and a.postmortem
+    ]
+    if not judged:
+        return
+    clock_ids = {a.clock_id for a in judged}
+    versions = {(a.clock_id, a.clock_version) for a in judged if a.clock_version}
+    own: dict[tuple[str, int], Clock] = {}
+    if versions:
+        rows = ClockTranscription.objects.filter(
+            group=group, clock_id__in=clock_ids, version__in={v for _, v in versions}
+        ).only("clock_id", "version", "definition")
+        for row in rows:
+            own[(row.clock_id, row.version)] = Clock.from_json(row.definition)
+    shared: dict[str, Clock] = {}
+    if any(not a.clock_version for a in judged):
+        for promoted in CommunityDefinition.objects.filter(
+            clock_id__in=clock_ids, promoted=True
+        ).only("clock_id", "definition"):
+            shared[promoted.clock_id] = Clock.from_json(promoted.definition)
+    lang = current_lang()
+    for attempt in judged:
+        key = (attempt.clock_id, attempt.clock_version)
+        clock = own.get(key) or shared.get(attempt.clock_id) or get_clock(attempt.clock_id)
+        answer = attempt.postmortem or {}
+        try:
+            played = parse_layout(attempt.layout)
+            witness = answer.get("witness")
+            witness_layout = parse_layout(witness) if witness else None
+        except RulesError:  # pragma: no cover - both were written by the engine
+            continue
+        attempt.shown = Shown(  # type: ignore[attr-defined]
+            winnable=bool(answer.get("winnable")),
+            placement_checked=bool(answer.get("placement_checked")),
+            special_rules_known=bool(answer.get("special_rules_known", True)),
+            witness=witness,
+            played_face=clock_svg(clock, played, lang=lang),
+            witness_face=None
+            if witness_layout is None
+            else clock_svg(clock, witness_layout, lang=lang),
+        )
