@@ -44,6 +44,7 @@ messages: install
 
 bench: install
 	$(BIN)/python -m solver.bench
+	$(BIN)/python -m solver.core.bench_postmortem
 	$(BIN)/python -m campaigns.bench
 	$(BIN)/python scripts/bench_live.py
 	$(BIN)/python -m campaigns.statistics_bench
