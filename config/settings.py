@@ -261,7 +261,7 @@ HINT_HOLD_FILE = env_str("HINT_HOLD_FILE", "")
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # A worker writes a heartbeat this often; /healthz counts those seen within 3 periods.
-WORKER_HEARTBEAT_SECONDS = env_int("WORKER_HEARTBEAT_SECONDS", 10, minimum=1)
+WORKER_HEARTBEAT_SECONDS = env_int("WORKER_HEARTBEAT_SECONDS", 5, minimum=1)
 
 LOGGING = {
     "version": 1,

@@ -2,10 +2,16 @@
 
 Each worker runs the ``Heartbeat`` bootstep, which ``OpsConfig.ready`` adds to the Celery
 app: a worker loads Django (and so this app) before it builds its bootsteps.
+
+A row names the worker node (its ``-n`` name) and this start of it (``INCARNATION``), so the
+hint reaper can tell that the node which claimed a job is dead even when a worker of the
+same name has started again since.
 """
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
@@ -16,11 +22,20 @@ from django.utils import timezone
 
 from ops.models import WorkerHeartbeat
 
+# This start of the process: made when Django loads in a worker's main process, before the
+# pool forks, so the pool processes that run the jobs share it with the heartbeat.
+INCARNATION = uuid.uuid4().hex[:12]
+
+
+def node_id(hostname: str) -> str:
+    """A worker node as its jobs name it: its node name and this start of it."""
+    return f"{hostname}#{INCARNATION}"
+
 
 def beat(hostname: str) -> None:
-    """Record that `hostname` is alive now."""
+    """Record that `hostname` (this start of it) is alive now."""
     WorkerHeartbeat.objects.update_or_create(
-        hostname=hostname, defaults={"last_seen": timezone.now()}
+        hostname=hostname, defaults={"last_seen": timezone.now(), "incarnation": INCARNATION}
     )
 
 
@@ -29,10 +44,26 @@ def forget(hostname: str) -> None:
     WorkerHeartbeat.objects.filter(hostname=hostname).delete()
 
 
+def silent_after() -> timedelta:
+    """A worker not heard from for three heartbeat periods is dead."""
+    return timedelta(seconds=3 * settings.WORKER_HEARTBEAT_SECONDS)
+
+
 def live_workers() -> int:
     """Workers whose last heartbeat is at most three periods old."""
-    since = timezone.now() - timedelta(seconds=3 * settings.WORKER_HEARTBEAT_SECONDS)
+    since = timezone.now() - silent_after()
     return WorkerHeartbeat.objects.filter(last_seen__gte=since).count()
+
+
+def live_nodes(nodes: Iterable[str]) -> set[str]:
+    """Which of these ``node_id``s are alive: the same start of the worker has written a
+    heartbeat within three periods. A node restarted under its name is a new start."""
+    wanted = set(nodes)
+    hostnames = {node.rpartition("#")[0] for node in wanted}
+    since = timezone.now() - silent_after()
+    rows = WorkerHeartbeat.objects.filter(hostname__in=hostnames, last_seen__gte=since)
+    alive = {f"{host}#{start}" for host, start in rows.values_list("hostname", "incarnation")}
+    return alive & wanted
 
 
 def worker_beat(hostname: str) -> None:

@@ -5,6 +5,10 @@ class WorkerHeartbeat(models.Model):
     """The last sign of life of one Celery worker, written by ops.heartbeat.Heartbeat."""
 
     hostname = models.CharField(max_length=255, unique=True)
+    # Which start of that worker wrote the row: a worker restarted under the same name (a
+    # supervisor, a container restart) writes a new one, so the jobs the dead start had
+    # claimed no longer have a live node (solver.jobs.reap_stale).
+    incarnation = models.CharField(max_length=32, blank=True, default="")
     last_seen = models.DateTimeField()
 
     class Meta:

@@ -27,6 +27,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from config.celery import app
+from ops.heartbeat import live_nodes, silent_after
 from rules.errors import RulesError
 from solver.core.search import HintResult, Stage, recommend
 from solver.models import ACTIVE_STATUSES, HintRequest
@@ -69,15 +70,23 @@ def send(hint_id: int) -> bool:
 # --- Claiming -------------------------------------------------------------------------------
 
 
-def this_process() -> str:
-    """Who claims a row: host and pid, so a later delivery can tell if the claimant died."""
-    return f"{socket.gethostname()}:{os.getpid()}"
+def this_process(node: str = "") -> str:
+    """Who claims a row: host and pid, so a later delivery can tell if the claimant died,
+    then the worker node running it (``ops.heartbeat.node_id``), so the reaper can tell
+    when that whole worker died: "host:pid node@host#start"."""
+    process = f"{socket.gethostname()}:{os.getpid()}"
+    return f"{process} {node}" if node else process
+
+
+def claimed_node(claimed_by: str) -> str:
+    """The worker node named in a row's ``claimed_by``; "" if it names none."""
+    return claimed_by.partition(" ")[2]
 
 
 def _claimant_is_gone(claimant: str) -> bool:
     """True only when the claimant was a process on this host that no longer exists
     (a pool process killed mid-job). Elsewhere we cannot tell: the reaper decides."""
-    host, _, pid = claimant.rpartition(":")
+    host, _, pid = claimant.partition(" ")[0].rpartition(":")
     if host != socket.gethostname() or not pid.isdigit():
         return False
     try:
@@ -139,8 +148,9 @@ class _Abandoned(Exception):
     """The row is no longer this run's (cancelled, or taken over after a worker loss)."""
 
 
-def run(hint_id: int, task_id: str, redelivered: bool = False) -> None:
+def run(hint_id: int, task_id: str, redelivered: bool = False, node: str = "") -> None:
     """The task body: claim, solve with the core (``recommend``), store the result.
+    ``node`` names the worker running it (``ops.heartbeat.node_id``), for the reaper.
 
     Progress goes to the row at most every PROGRESS_EVERY seconds. At the soft time limit
     the best plan so far is stored, marked partial; any other error fails the row with a
@@ -148,7 +158,7 @@ def run(hint_id: int, task_id: str, redelivered: bool = False) -> None:
     nothing.
     """
     number = _with_retries(
-        lambda: claim(hint_id, task_id, redelivered, this_process()), f"hint {hint_id}: claim"
+        lambda: claim(hint_id, task_id, redelivered, this_process(node)), f"hint {hint_id}: claim"
     )
     if number is None:
         log.info("Hint %s is not queued; message %s does nothing", hint_id, task_id)
@@ -278,30 +288,46 @@ def stale_after() -> timedelta:
 
 
 def reap_stale() -> tuple[int, int]:
-    """Requeue (or, after MAX_RUNS runs, fail) running rows whose worker is gone.
+    """Requeue (or, after MAX_RUNS runs, fail) running rows whose run is dead:
 
+    - the worker node that claimed the row has written no heartbeat for three periods
+      (``ops.heartbeat``: that start of the node; 15 s by default) and the row itself has
+      been silent as long: the whole worker died, main process and pool, so nobody will
+      requeue its message. (A pool process killed alone is requeued by its worker.)
+    - or the row has been silent for longer than the hard time limit, whatever its node.
+
+    Both signals are needed for the first case: an orphaned pool process still writing
+    progress keeps its row, and so does a live worker whose job is quiet for a while.
+    Every change is conditioned on the row being unchanged since it was read.
     Returns (requeued, failed)."""
-    cutoff = timezone.now() - stale_after()
-    stale = HintRequest.objects.filter(status=Status.RUNNING, beat_at__lt=cutoff)
-    failed = stale.filter(runs__gte=MAX_RUNS).update(
-        status=Status.FAILED,
-        failure=Failure.WORKER_LOST,
-        error="No progress since the hard time limit; the worker was lost.",
-        finished_at=timezone.now(),
+    now = timezone.now()
+    quiet_since = now - silent_after()
+    stale_since = now - stale_after()
+    quiet = list(
+        HintRequest.objects.filter(status=Status.RUNNING, beat_at__lt=quiet_since).values_list(
+            "pk", "runs", "claimed_by", "beat_at"
+        )
     )
-    ids = list(stale.filter(runs__lt=MAX_RUNS).values_list("pk", flat=True))
-    requeued = 0
-    for hint_id in ids:
+    alive = live_nodes({claimed_node(claimed_by) for _, _, claimed_by, _ in quiet} - {""})
+    requeued = failed = 0
+    for hint_id, runs, claimed_by, beat_at in quiet:
+        node = claimed_node(claimed_by)
+        if beat_at is None or not (beat_at < stale_since or (node and node not in alive)):
+            continue
+        rows = HintRequest.objects.filter(
+            pk=hint_id, status=Status.RUNNING, runs=runs, beat_at=beat_at
+        )
+        if runs >= MAX_RUNS:
+            failed += _fail(rows, Failure.WORKER_LOST, f"The worker was lost {MAX_RUNS} times.")
+            continue
         with transaction.atomic():
-            if HintRequest.objects.filter(
-                pk=hint_id, status=Status.RUNNING, beat_at__lt=cutoff
-            ).update(
+            if rows.update(
                 status=Status.QUEUED, sent_at=None, progress=0, stage="", stage_round=0, stage_of=0
             ):
                 requeued += 1
                 transaction.on_commit(partial(send, hint_id))
     if requeued or failed:
-        log.warning("Reaper: %s stale hints requeued, %s failed", requeued, failed)
+        log.warning("Reaper: %s hints of dead workers requeued, %s failed", requeued, failed)
     return requeued, failed
 
 
@@ -334,6 +360,7 @@ __all__ = [
     "MAX_RUNS",
     "RUN_HINT",
     "claim",
+    "claimed_node",
     "clean_old",
     "fail",
     "reap_stale",

@@ -5,22 +5,32 @@ delivered twice is harmless and ``acks_late`` is safe. The job is sent by this t
 (``jobs.send``), after the asking transaction commits. The periodic tasks keep the queue
 honest; they are registered here (``on_after_finalize``) so settings stay untouched, and
 ``make run`` runs beat inside its worker.
+
+The reaper also runs in every worker's main process at each heartbeat period (the
+``Reaper`` bootstep), so a dead worker's job is requeued within a minute even when the
+queue is long: a periodic message would wait behind the hint jobs in it.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from billiard.exceptions import WorkerLostError
-from celery import Celery
+from celery import Celery, bootsteps
 from celery.exceptions import TimeLimitExceeded
 from celery.signals import task_failure
+from django.conf import settings
+from django.db import connection
 
 from config.celery import app
+from ops.heartbeat import node_id
 from solver import jobs
 from solver.models import HintRequest
 
-REAP_EVERY = 60.0  # seconds
+log = logging.getLogger(__name__)
+
+REAP_EVERY = 30.0  # seconds (beat's backstop; workers reap at each heartbeat period)
 RESEND_EVERY = 30.0
 CLEAN_EVERY = 24 * 3600.0
 
@@ -28,7 +38,8 @@ CLEAN_EVERY = 24 * 3600.0
 @app.task(bind=True, name=jobs.RUN_HINT)
 def run_hint(self: Any, hint_id: int) -> None:
     redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
-    jobs.run(hint_id, self.request.id, redelivered=redelivered)
+    node = node_id(self.request.hostname) if self.request.hostname else ""
+    jobs.run(hint_id, self.request.id, redelivered=redelivered, node=node)
 
 
 @app.task(name="solver.reap_stale_hints")
@@ -69,7 +80,13 @@ def _record_failure(
 
 
 def setup_periodic_tasks(sender: Celery, **kwargs: Any) -> None:
-    sender.add_periodic_task(REAP_EVERY, reap_stale_hints.s(), name="hints: reap stale rows")
+    # A reap message not taken within its period is dropped: the next one does the work.
+    sender.add_periodic_task(
+        REAP_EVERY,
+        reap_stale_hints.s(),
+        name="hints: reap stale rows",
+        options={"expires": REAP_EVERY},
+    )
     sender.add_periodic_task(RESEND_EVERY, resend_queued_hints.s(), name="hints: resend queued")
     sender.add_periodic_task(CLEAN_EVERY, clean_old_hints.s(), name="hints: clean old results")
 
@@ -78,3 +95,38 @@ app.on_after_finalize.connect(setup_periodic_tasks)
 if app.finalized:  # type: ignore[attr-defined]
     # this module was imported (autodiscovery) after the app was finalized
     setup_periodic_tasks(app)
+
+
+def reap_in_worker() -> None:
+    """The reaper from a worker's timer thread: a failure is logged, never raised into the
+    worker, and the thread's own database connection is closed after each round."""
+    try:
+        jobs.reap_stale()
+    except Exception:
+        log.exception("The reaper failed; it runs again at the next heartbeat period")
+    finally:
+        connection.close()
+
+
+class Reaper(bootsteps.StartStopStep):
+    """Runs the reaper in the worker's main process every WORKER_HEARTBEAT_SECONDS."""
+
+    requires = ("celery.worker.components:Timer",)
+
+    def __init__(self, worker: Any, **kwargs: Any) -> None:
+        super().__init__(worker, **kwargs)
+        self.tref: Any = None
+
+    def start(self, worker: Any) -> None:
+        self.tref = worker.timer.call_repeatedly(
+            settings.WORKER_HEARTBEAT_SECONDS, reap_in_worker, priority=10
+        )
+
+    def stop(self, worker: Any) -> None:
+        if self.tref is not None:
+            self.tref.cancel()
+            self.tref = None
+
+
+# A worker imports its task modules before it builds its bootsteps.
+app.steps["worker"].add(Reaper)

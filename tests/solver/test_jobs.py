@@ -12,6 +12,8 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from ops import heartbeat
+from ops.models import WorkerHeartbeat
 from solver import jobs, services
 from solver.core.search import HintResult, Stage
 from solver.models import HintRequest
@@ -280,6 +282,82 @@ def test_the_reaper_requeues_a_silent_running_row(
     assert hint.status == Status.QUEUED
     assert fresh.status == Status.RUNNING
     assert sent[-1] == hint.pk
+
+
+def _claimed_by_node(hint: HintRequest, node: str, silent_for: timedelta) -> None:
+    """The row as a run on worker `node` left it, its last progress `silent_for` ago."""
+    HintRequest.objects.filter(pk=hint.pk).update(
+        claimed_by=jobs.this_process(node), beat_at=timezone.now() - silent_for
+    )
+
+
+def test_the_reaper_requeues_at_once_the_job_of_a_worker_node_that_stopped_beating(
+    ask: Callable[..., tuple[HintRequest, bool]],
+    alice: User,
+    sent: list[int],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """Silent for three heartbeat periods, not for the hard time limit plus 30 s: the node
+    that claimed it wrote no heartbeat since."""
+    quiet = heartbeat.silent_after() + timedelta(seconds=1)
+    assert quiet < jobs.stale_after() / 5
+    dead, _ = ask(alice)
+    jobs.claim(dead.pk, "task-1")
+    _claimed_by_node(dead, heartbeat.node_id("gone@host"), quiet)
+    WorkerHeartbeat.objects.create(
+        hostname="gone@host",
+        incarnation=heartbeat.INCARNATION,
+        last_seen=timezone.now() - quiet,
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert jobs.reap_stale() == (1, 0)
+    dead.refresh_from_db()
+    assert (dead.status, dead.progress, dead.sent_at is not None) == (Status.QUEUED, 0, True)
+    assert sent[-1] == dead.pk
+
+
+def test_the_reaper_leaves_the_job_of_a_live_node_and_a_job_still_writing(
+    ask: Callable[..., tuple[HintRequest, bool]], alice: User
+) -> None:
+    quiet = heartbeat.silent_after() + timedelta(seconds=1)
+    on_live_node, _ = ask(alice)
+    writing, _ = ask(alice, face_up=5)
+    jobs.claim(on_live_node.pk, "task-1")
+    jobs.claim(writing.pk, "task-2")
+    heartbeat.beat("alive@host")
+    # A live node's job may be quiet for a while (a long stage): the node vouches for it.
+    _claimed_by_node(on_live_node, heartbeat.node_id("alive@host"), quiet)
+    # A dead node's job that still writes progress (an orphaned pool process) runs on.
+    _claimed_by_node(writing, heartbeat.node_id("gone@host"), timedelta(seconds=1))
+    assert jobs.reap_stale() == (0, 0)
+    assert set(HintRequest.objects.values_list("status", flat=True)) == {Status.RUNNING}
+
+
+def test_a_worker_node_restarted_under_its_name_does_not_vouch_for_its_dead_start(
+    ask: Callable[..., tuple[HintRequest, bool]], alice: User
+) -> None:
+    """A supervisor (make run) or a container restart starts a worker with the same node
+    name: its heartbeats are a new start's, and the old start's jobs are reaped."""
+    hint, _ = ask(alice)
+    jobs.claim(hint.pk, "task-1")
+    _claimed_by_node(hint, "celery@host#an-earlier-start", heartbeat.silent_after() * 2)
+    heartbeat.beat("celery@host")  # this start, fresh
+    assert jobs.reap_stale() == (1, 0)
+
+
+def test_a_run_names_its_worker_node_in_the_claim(
+    ask: Callable[..., tuple[HintRequest, bool]],
+    alice: User,
+    monkeypatch: pytest.MonkeyPatch,
+    fake_result: Callable[..., HintResult],
+) -> None:
+    monkeypatch.setattr(jobs, "recommend", lambda *args, **kwargs: fake_result())
+    hint, _ = ask(alice)
+    jobs.run(hint.pk, "task-1", node=heartbeat.node_id("worker1@host"))
+    hint.refresh_from_db()
+    assert hint.status == Status.DONE
+    assert jobs.claimed_node(hint.claimed_by) == heartbeat.node_id("worker1@host")
+    assert jobs.claimed_node(jobs.this_process()) == ""
 
 
 def test_the_reaper_fails_a_row_that_ran_too_often(
