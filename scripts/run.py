@@ -2,8 +2,13 @@
 
 Each child runs in its own process group so that Ctrl-C (or SIGTERM) stops the whole tree
 — runserver's reloader child, the worker's pool processes — and nothing is left behind.
-If either child dies, the other is stopped too: a web app without its worker would accept
-hint requests it can never answer.
+
+``supervise`` watches the children. A worker that dies is started again, after a pause
+that doubles with each quick death (1 s, 2 s, 4 s … at most 30 s; back to 1 s once a worker
+has lived a minute): the web keeps serving meanwhile, and hints asked in between wait in
+the queue. If the web server itself dies (a port already taken, a broken settings file),
+everything stops: that needs a person. The embedded broker's folders (var/broker/) are
+recreated if they disappear while we run.
 """
 
 from __future__ import annotations
@@ -14,32 +19,124 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
+BACKOFF_FIRST = 1.0  # seconds before the first restart of a dead worker
+BACKOFF_MAX = 30.0
+HEALTHY_AFTER = 60.0  # a worker that lived this long starts over from BACKOFF_FIRST
+WORKER = [
+    PYTHON,
+    "-m",
+    "celery",
+    "-A",
+    "config",
+    "worker",
+    "--beat",
+    "--loglevel",
+    "INFO",
+    "--concurrency",
+    "2",
+    "--without-mingle",
+    "--without-gossip",
+]
 
 
-def start(name: str, args: list[str]) -> subprocess.Popen[bytes]:
-    print(f"[run] starting {name}: {' '.join(args)}", flush=True)
-    return subprocess.Popen(args, cwd=ROOT, start_new_session=True)
+@dataclass
+class Child:
+    """One supervised process: how to start it, and whether a death is restarted."""
+
+    name: str
+    args: list[str]
+    restart: bool
+    proc: subprocess.Popen[bytes] | None = None
+    started: float = 0.0
+    backoff: float = BACKOFF_FIRST
+    start_at: float | None = field(default=None)  # a restart waiting for its time
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(self.args, cwd=ROOT, start_new_session=True)
+        self.started = time.monotonic()
+        self.start_at = None
+        print(f"[run] started {self.name} (pid {self.proc.pid}): {' '.join(self.args)}", flush=True)
+
+    def exited(self) -> int | None:
+        """The exit code once the process has died (its group swept), else None."""
+        if self.proc is None or self.proc.poll() is None:
+            return None
+        with contextlib.suppress(ProcessLookupError):  # orphaned pool processes
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        return self.proc.returncode
 
 
-def stop(children: dict[str, subprocess.Popen[bytes]]) -> None:
+def stop(children: list[Child]) -> None:
     """SIGTERM each leader (Celery then finishes or requeues its job: a warm shutdown),
     then sweep its process group so no reloader child or pool process outlives us."""
-    for proc in children.values():
+    running = [child.proc for child in children if child.proc is not None]
+    for proc in running:
         if proc.poll() is None:
             proc.terminate()
     deadline = time.monotonic() + 20
-    for name, proc in children.items():
+    for proc in running:
         try:
             proc.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            print(f"[run] {name} did not stop in time; killing it", flush=True)
+            print(f"[run] pid {proc.pid} did not stop in time; killing it", flush=True)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+def broker_folders() -> list[Path]:
+    """The embedded broker's folders (as config.settings makes them), or none when
+    CELERY_BROKER_URL names a real broker."""
+    if not os.environ.get("CELERY_BROKER_URL", "filesystem://").startswith("filesystem://"):
+        return []
+    var = Path(os.environ.get("TIMEKEEPER_VAR_DIR") or ROOT / "var")
+    return [var / "broker" / "queue", var / "broker" / "control"]
+
+
+def keep_broker_folders() -> None:
+    for folder in broker_folders():
+        if not folder.is_dir():
+            print(f"[run] {folder} was gone; made it again", flush=True)
+            folder.mkdir(parents=True, exist_ok=True)
+
+
+def supervise(children: list[Child], stopping: list[bool]) -> int:
+    """Run until ``stopping[0]`` is set or a child that is not restarted dies; restart the
+    others with back-off. Returns the exit code for `make run`."""
+    for child in children:
+        child.start()
+    while not stopping[0]:
+        keep_broker_folders()
+        now = time.monotonic()
+        for child in children:
+            if child.start_at is not None:
+                if now >= child.start_at:
+                    child.start()
+                continue
+            code = child.exited()
+            if code is None:
+                continue
+            if not child.restart:
+                print(f"[run] {child.name} exited with {code}; stopping", flush=True)
+                stop(children)
+                return code or 1
+            if now - child.started >= HEALTHY_AFTER:
+                child.backoff = BACKOFF_FIRST
+            print(
+                f"[run] {child.name} exited with {code}; starting it again in "
+                f"{child.backoff:.0f} s",
+                flush=True,
+            )
+            child.start_at = now + child.backoff
+            child.backoff = min(child.backoff * 2, BACKOFF_MAX)
+        time.sleep(0.5)
+    stop(children)
+    return 0
 
 
 def prepare_steps() -> list[list[str]]:
@@ -58,46 +155,19 @@ def main() -> int:
         print(f"[run] {' '.join(step[1:])}", flush=True)
         if subprocess.run(step, cwd=ROOT).returncode != 0:
             return 1
-    children = {
-        "web": start("web", [PYTHON, "manage.py", "runserver", f"127.0.0.1:{port}"]),
-        "worker": start(
-            "worker",
-            [
-                PYTHON,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--beat",
-                "--loglevel",
-                "INFO",
-                "--concurrency",
-                "2",
-                "--without-mingle",
-                "--without-gossip",
-            ],
-        ),
-    }
-    print(f"[run] Timekeeper on http://127.0.0.1:{port}/ — Ctrl-C stops web and worker", flush=True)
-
-    stopping = False
+    stopping = [False]
 
     def on_signal(signum: int, _frame: object) -> None:
-        nonlocal stopping
-        stopping = True
+        stopping[0] = True
 
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
-    code = 0
-    while not stopping:
-        for name, proc in children.items():
-            if proc.poll() is not None:
-                print(f"[run] {name} exited with {proc.returncode}; stopping", flush=True)
-                code = proc.returncode or 1
-                stopping = True
-        time.sleep(0.5)
-    stop(children)
+    children = [
+        Child("web", [PYTHON, "manage.py", "runserver", f"127.0.0.1:{port}"], restart=False),
+        Child("worker", WORKER, restart=True),
+    ]
+    print(f"[run] Timekeeper on http://127.0.0.1:{port}/ — Ctrl-C stops web and worker", flush=True)
+    code = supervise(children, stopping)
     print("[run] stopped", flush=True)
     return code
 
