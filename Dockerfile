@@ -18,4 +18,5 @@ RUN python scripts/sync_messages.py --compile \
  && chown -R timekeeper /var/lib/timekeeper
 USER timekeeper
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+# The same command as docker-compose.yml's web service (scripts/topology.py runs it too).
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "2", "--access-logfile", "-"]

@@ -1,0 +1,234 @@
+"""The production shape on one machine, exercised: gunicorn with 2 workers, two Celery
+worker nodes with their own ``-n`` names, a separate beat, PostgreSQL and Redis.
+
+It sends 30 hint requests from 10 users through the API (3 each, all different, so none is
+reused from another), waits for them, then checks that all 30 ended ``done``, that both
+nodes ran jobs (the node in each row's ``claimed_by``) and that no hint ran twice (its
+``runs``), and prints the throughput. Exit code 0 only when every check holds.
+
+The processes run the very commands of docker-compose.yml's services (``COMMANDS``; a test
+compares the two), with three local substitutions: ``celery`` and ``gunicorn`` run from
+this interpreter, gunicorn binds a free local port, and beat keeps its schedule in a
+temporary folder.
+
+Usage: DATABASE_URL=postgres://… CELERY_BROKER_URL=redis://… .venv/bin/python scripts/topology.py
+It creates and deletes its own users (named topology-*) and their hints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from contextlib import suppress
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+USERS = 10
+HINTS_PER_USER = 3
+NODES = ("worker1", "worker2")
+SCHEDULE = "/var/lib/timekeeper/celerybeat-schedule"
+
+# The services' commands, exactly as docker-compose.yml has them.
+COMMANDS: dict[str, list[str]] = {
+    "migrate": ["python", "manage.py", "migrate", "--no-input"],
+    "web": [
+        "gunicorn",
+        "config.wsgi:application",
+        "--bind",
+        "0.0.0.0:8000",
+        "--workers",
+        "2",
+        "--access-logfile",
+        "-",
+    ],
+    **{
+        node: [
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-n",
+            f"{node}@%h",
+            "--loglevel",
+            "INFO",
+            "--concurrency",
+            "2",
+        ]
+        for node in NODES
+    },
+    "beat": ["celery", "-A", "config", "beat", "--loglevel", "INFO", "--schedule", SCHEDULE],
+}
+
+# 30 different inputs: the seats of SSMM/MMSS/SMSM in each order, and Suns and Moons
+# swapped, each with 2, 3 or 4 cards face up.
+SEATS = ("SSMM", "MMSS", "SMSM")
+ORDERS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+SWAP = str.maketrans("SM", "MS")
+COLOURS = [
+    "/".join(SEATS[i] for i in order).translate(SWAP if swapped else {})
+    for swapped in (False, True)
+    for order in ORDERS
+][:USERS]
+
+
+def local(service: str, port: int, var: Path) -> list[str]:
+    """A service's command as this machine runs it (see the module's docstring)."""
+    args = list(COMMANDS[service])
+    if args[0] in ("celery", "gunicorn"):
+        args[:1] = [sys.executable, "-m", args[0]]
+    elif args[0] == "python":
+        args[0] = sys.executable
+    if "--bind" in args:
+        args[args.index("--bind") + 1] = f"127.0.0.1:{port}"
+    if "--schedule" in args:
+        args[args.index("--schedule") + 1] = str(var / "celerybeat-schedule")
+    return args
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _request(url: str, token: str = "", body: dict[str, object] | None = None) -> object:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method="GET" if data is None else "POST")
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Token {token}")
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read() or b"null")
+
+
+def _wait(predicate: object, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with suppress(OSError, ValueError):
+            if predicate():  # type: ignore[operator]
+                return
+        time.sleep(0.5)
+    raise SystemExit(f"topology: {what} did not happen within {timeout:.0f} s")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--timeout", type=float, default=900, help="seconds to wait for hints")
+    args = parser.parse_args()
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        print("topology: set DATABASE_URL to a PostgreSQL database", file=sys.stderr)
+        return 2
+    if not os.environ.get("CELERY_BROKER_URL", "").startswith("redis"):
+        print("topology: set CELERY_BROKER_URL to a Redis database", file=sys.stderr)
+        return 2
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import User
+    from rest_framework.authtoken.models import Token
+
+    from ops.heartbeat import live_workers
+    from solver.jobs import claimed_node
+    from solver.models import HintRequest
+
+    var = Path(tempfile.mkdtemp(prefix="topology-"))
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    logs = open(var / "processes.log", "wb")  # noqa: SIM115
+    procs: dict[str, subprocess.Popen[bytes]] = {}
+    print(f"logs: {var / 'processes.log'}", flush=True)
+    if subprocess.run(local("migrate", port, var), cwd=ROOT).returncode != 0:
+        return 1
+    User.objects.filter(username__startswith="topology-").delete()
+    tokens = [
+        Token.objects.create(user=User.objects.create_user(f"topology-{n}")).key
+        for n in range(USERS)
+    ]
+    try:
+        for service in ("beat", *NODES, "web"):
+            procs[service] = subprocess.Popen(
+                local(service, port, var),
+                cwd=ROOT,
+                stdout=logs,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        _wait(lambda: _request(f"{base}/healthz") is not None, 120, "gunicorn answering")
+        _wait(lambda: live_workers() >= len(NODES), 180, "both worker nodes beating")
+        print(f"running: gunicorn (2 workers), {' and '.join(NODES)}, beat", flush=True)
+
+        asked: list[int] = []
+        errors: list[str] = []
+
+        def ask(user: int) -> None:
+            for face_up in range(2, 2 + HINTS_PER_USER):
+                body = {"clock": "1-1", "colours": COLOURS[user], "face_up": face_up}
+                try:
+                    answer = _request(f"{base}/api/hints/", tokens[user], body)
+                except urllib.error.HTTPError as error:
+                    errors.append(f"user {user}: {error.code} {error.read()[:200]!r}")
+                    continue
+                asked.append(int(answer["id"]))  # type: ignore[index]
+
+        started = time.monotonic()
+        threads = [threading.Thread(target=ask, args=(user,)) for user in range(USERS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if errors:
+            print("refused:", *errors, sep="\n  ")
+        hints = HintRequest.objects.filter(pk__in=asked)
+        active = (HintRequest.Status.QUEUED, HintRequest.Status.RUNNING)
+        _wait(lambda: not hints.filter(status__in=active).exists(), args.timeout, "all hints")
+        seconds = time.monotonic() - started
+        rows = list(hints.values("pk", "status", "runs", "claimed_by", "failure"))
+    finally:
+        for proc in procs.values():
+            with suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in procs.values():
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        logs.close()
+        User.objects.filter(username__startswith="topology-").delete()
+
+    statuses = Counter(row["status"] for row in rows)
+    nodes = Counter(claimed_node(row["claimed_by"]).partition("@")[0] for row in rows)
+    twice = [row["pk"] for row in rows if row["runs"] != 1]
+    done = statuses.get(HintRequest.Status.DONE, 0)
+    print(f"hints asked: {len(asked)} by {USERS} users; ended: {dict(statuses)}")
+    print("claimed by node: " + ", ".join(f"{node} {n}" for node, n in sorted(nodes.items())))
+    print(f"hints that ran more than once: {len(twice)} {twice if twice else ''}".rstrip())
+    print(
+        f"all {len(rows)} finished in {seconds:.1f} s from the first request: "
+        f"{len(rows) / seconds * 60:.1f} hints/min"
+    )
+    checks = {
+        f"all {USERS * HINTS_PER_USER} hints done": done == len(rows) == USERS * HINTS_PER_USER,
+        "both nodes ran jobs": all(nodes.get(node, 0) > 0 for node in NODES),
+        "no duplicate runs": not twice,
+    }
+    for check, held in checks.items():
+        print(f"{'ok  ' if held else 'FAIL'} {check}")
+    return 0 if all(checks.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
