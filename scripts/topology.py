@@ -150,7 +150,9 @@ def main() -> int:
     logs = open(var / "processes.log", "wb")  # noqa: SIM115
     procs: dict[str, subprocess.Popen[bytes]] = {}
     print(f"logs: {var / 'processes.log'}", flush=True)
-    if subprocess.run(local("migrate", port, var), cwd=ROOT).returncode != 0:
+    migrate = subprocess.run(local("migrate", port, var), cwd=ROOT, stdout=logs, stderr=logs)
+    if migrate.returncode != 0:
+        print("topology: migrate failed; see the log", file=sys.stderr)
         return 1
     User.objects.filter(username__startswith="topology-").delete()
     tokens = [
