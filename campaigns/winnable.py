@@ -50,6 +50,43 @@ def judge_failure(clock: Clock, layout: str, players: int) -> dict[str, Any] | N
         return None
 
 
+def definition_judged_by(group: Group, clock_id: str, version: int) -> Clock:
+    """The definition an attempt was judged by: the group's version ``version``, or for 0
+    the promoted definition, else the shipped one (``services.played_definition``)."""
+    if version:
+        own = ClockTranscription.objects.filter(group=group, clock_id=clock_id, version=version)
+        row = own.only("definition").first()
+        if row is not None:
+            return Clock.from_json(row.definition)
+    promoted = CommunityDefinition.objects.filter(clock_id=clock_id, promoted=True).first()
+    return Clock.from_json(promoted.definition) if promoted else get_clock(clock_id)
+
+
+def judge_recorded() -> tuple[int, int]:
+    """Judge every failed attempt recorded with a layout but without an answer (recorded
+    before the question was asked, or by a process that had not loaded the solver).
+    Returns (judged, left without an answer)."""
+    pending = (
+        Attempt.objects.filter(outcome=Attempt.Outcome.FAILED, postmortem__isnull=True)
+        .exclude(layout="")
+        .select_related("campaign__group")
+        .order_by("id")
+    )
+    judged = left = 0
+    for attempt in pending.iterator():
+        clock = definition_judged_by(
+            attempt.campaign.group, attempt.clock_id, attempt.clock_version
+        )
+        answer = judge_failure(clock, attempt.layout, attempt.players)
+        if answer is None:
+            left += 1
+            continue
+        # Conditional: an answer written meanwhile (by a recording) is kept as it is.
+        Attempt.objects.filter(pk=attempt.pk, postmortem__isnull=True).update(postmortem=answer)
+        judged += 1
+    return judged, left
+
+
 def winnable_failures() -> Q:
     """The failed attempts whose cards could have passed, by every rule of the clock known:
     what the statistics count as "failed, but the cards were winnable"."""

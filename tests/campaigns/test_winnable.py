@@ -207,3 +207,37 @@ def test_an_untranscribed_clock_is_shown_but_not_counted(
     assert group_statistics(group).totals["failed_winnable"] == 0
     body = as_role("owner").get(f"/groups/{group.pk}/clocks/1-2/").content.decode()
     assert "special rules are not transcribed yet" in body
+
+
+def test_failures_recorded_without_an_answer_are_judged_by_the_command(
+    group: Group, campaign: Campaign, play: Play, monkeypatch: pytest.MonkeyPatch, alice: User
+) -> None:
+    """As if recorded before the question was asked: the command answers them once, with
+    the definition each was judged by (the group's own 1-1 from the second attempt on)."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    judges = list(winnable._judges)
+    monkeypatch.setattr(winnable, "_judges", [])
+    first = play(campaign, "failed", layout=HOPELESS)  # shipped 1-1: a Sun alone at 1
+    services.transcribe(
+        group,
+        "1-1",
+        {"start": 1, "cap": None, "rules": [{"kind": "card_count", "segment": 1, "count": 1}]},
+        alice,
+    )
+    second = play(campaign, "failed", layout=HOPELESS)  # the group's 1-1: any one card
+    play(campaign, "failed")  # no layout: nothing to judge
+    assert Attempt.objects.filter(postmortem__isnull=False).count() == 0
+    monkeypatch.setattr(winnable, "_judges", judges)
+    out = StringIO()
+    call_command("judge_failures", stdout=out)
+    assert out.getvalue().strip() == "Judged 2 failed attempts; 0 could not be judged."
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.postmortem is not None and first.postmortem["winnable"] is False
+    assert second.postmortem is not None and second.postmortem["winnable"] is True
+    out = StringIO()
+    call_command("judge_failures", stdout=out)
+    assert out.getvalue().startswith("Judged 0 failed attempts")
