@@ -154,6 +154,13 @@ class AttemptOut(serializers.ModelSerializer):
     clock = serializers.CharField(source="clock_id")
     opener = serializers.CharField(source="opener.name", default=None, allow_null=True)
     duration_min = serializers.SerializerMethodField()
+    postmortem = serializers.JSONField(
+        allow_null=True,
+        read_only=True,
+        help_text="For a failure recorded with a layout: was it winnable? The object of "
+        "POST /api/layouts/postmortem/ ({winnable, witness, placement_checked, "
+        "special_rules_known}); else null.",
+    )
 
     class Meta:
         model = Attempt
@@ -166,6 +173,7 @@ class AttemptOut(serializers.ModelSerializer):
             "face_up",
             "layout",
             "verdict",
+            "postmortem",
             "opener",
             "duration_min",
             "notes",

@@ -241,3 +241,19 @@ def test_failures_recorded_without_an_answer_are_judged_by_the_command(
     out = StringIO()
     call_command("judge_failures", stdout=out)
     assert out.getvalue().startswith("Judged 0 failed attempts")
+
+
+def test_the_attempts_api_carries_the_answer(
+    group: Group, api_as: Callable[[str], APIClient]
+) -> None:
+    client = api_as("member")
+    url = f"/api/groups/{group.pk}/attempts/"
+    payload = {"clock": "1-1", "outcome": "failed", "players": 3, "layout": LOST}
+    created = client.post(url, payload, format="json")
+    assert created.status_code == 201
+    answer = created.json()["postmortem"]
+    assert answer["winnable"] is True and answer["placement_checked"] is False
+    assert check_layout(get_clock("1-1"), answer["witness"]).passed
+    listed = api_as("viewer").get(url).json()
+    rows = listed["results"] if isinstance(listed, dict) else listed
+    assert rows[-1]["postmortem"] == answer
