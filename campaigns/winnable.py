@@ -104,6 +104,8 @@ class Shown:
     winnable: bool
     placement_checked: bool
     special_rules_known: bool
+    # The clock has placement rules the layout could not show (segment form): say so.
+    placement_unjudged: bool
     witness: str | None
     played_face: str  # SVG, escaped by rules.svg (templates print it with |safe)
     witness_face: str | None
@@ -151,6 +153,8 @@ def attach(group: Group, attempts: Iterable[Attempt | None]) -> None:
             winnable=bool(answer.get("winnable")),
             placement_checked=bool(answer.get("placement_checked")),
             special_rules_known=bool(answer.get("special_rules_known", True)),
+            placement_unjudged=not answer.get("placement_checked")
+            and any(rule.restricts_placement for rule in clock.rules),
             witness=witness,
             played_face=clock_svg(clock, played, lang=lang),
             witness_face=None

@@ -86,7 +86,7 @@ def test_the_group_page_draws_the_witness_beside_what_the_table_played(
     section = section[: section.index("</details>")]
     assert _faces(section) == 2  # what the table played, and the same cards laid out to pass
     assert "What the table played" in section and "The same cards, laid out to pass" in section
-    assert "Judged by the layout rules only" in section
+    assert "Judged by the layout rules only" not in section  # 1-1 has no placement rule
     witness = Attempt.objects.get().postmortem["witness"]  # type: ignore[index]
     assert f"<code>{witness}</code>" in section
 
@@ -257,3 +257,21 @@ def test_the_attempts_api_carries_the_answer(
     listed = api_as("viewer").get(url).json()
     rows = listed["results"] if isinstance(listed, dict) else listed
     assert rows[-1]["postmortem"] == answer
+
+
+def test_a_clock_with_a_placement_rule_says_the_segment_form_could_not_judge_it(
+    group: Group, campaign: Campaign, play: Play, alice: User, as_role: AsRole
+) -> None:
+    rules = [
+        {"kind": "first_cards", "segments": [2, 3]},
+        {"kind": "card_count", "segment": 6, "count": 3},
+    ]
+    services.transcribe(group, "1-1", {"start": 1, "cap": None, "rules": rules}, alice)
+    play(campaign, "failed", layout=LOST)
+    moves = "S3@2 M5@3 S2@1 M3@3 M9@4 S1@4 S6@5 S8@5 M2@5 M12@6 S9@6 M1@1"
+    play(campaign, "failed", layout=moves)
+    body = as_role("owner").get(f"/groups/{group.pk}/clocks/1-1/").content.decode()
+    sections = body.split('<details class="winnable">')[1:]
+    assert len(sections) == 2
+    assert "Judged by the layout rules only" in sections[0]
+    assert "Judged by the layout rules only" not in sections[1]
