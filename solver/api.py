@@ -64,7 +64,10 @@ class HintIn(serializers.Serializer):
         help_text="Face-up cards allowed, 0..players+3 (default: the player count).",
     )
     base_rules = serializers.BooleanField(
-        default=False, help_text="For an untranscribed clock: use the base rules only."
+        default=False,
+        help_text="Never use other tables' definitions: a clock whose special rules your "
+        "table does not know is played by the base rules only. (Without any known "
+        "definition, the base rules are used anyway; `result.definition` says which.)",
     )
     group = id_field(
         required=False, allow_null=True, help_text="A group you belong to (its members see it)."
@@ -76,9 +79,10 @@ class HintIn(serializers.Serializer):
         "words then speak to them by name. A wrong count, an empty or a repeated name is a 400.",
     )
     community = serializers.BooleanField(
-        default=False,
+        default=True,
         help_text="With `group`, for a clock the group has not transcribed: use the definition "
-        "other tables confirmed, if there is one (see `definition_source`).",
+        "other tables confirmed, if there is one (see `definition_source`); false: the base "
+        "rules instead.",
     )
 
 
@@ -90,7 +94,9 @@ class HintOut(serializers.ModelSerializer):
     failure = serializers.CharField(source="get_failure_display")
     result = serializers.SerializerMethodField(
         help_text="When done: {plan, pass_rate, interval, baseline_rate, odds, games, words, "
-        "words_all, partial}; the words speak to `names` in the caller's language.",
+        "lines, details, words_all, partial, definition}; the words speak to `names` in the "
+        "caller's language; `definition` {source, fingerprint, base_rules, words} says which "
+        "rules the hint played by.",
     )
 
     class Meta:

@@ -101,9 +101,6 @@ class HintForm(forms.Form):
     face_up = forms.IntegerField(
         label=_("Face-up cards allowed"), min_value=0, max_value=most_face_up(PLAYER_COUNTS[-1])
     )
-    base_rules = forms.BooleanField(
-        label=_("Use the base rules only (for a clock not transcribed yet)"), required=False
-    )
     community = forms.BooleanField(
         label=_("Where our table has no transcription, use the rules other tables confirmed"),
         required=False,
@@ -116,23 +113,29 @@ class HintForm(forms.Form):
         self.hint_input: HintInput | None = None
         if group is None:
             del self.fields["community"]
-        self.community_offer = self._community_offer()
+        self.community_offer, self.base_rules_note = self._definition_notes()
         cast(forms.ChoiceField, self.fields["clock"]).choices = clock_choices(group)
         players = self._players()
         slots = [key for seat in seat_slots(players) for key in seat["hand"] + seat["extra"]]
         cast(forms.ChoiceField, self.fields["moon"]).choices = [(key, key) for key in slots]
 
-    def _community_offer(self) -> DefinitionChoice | None:
-        """The confirmed definition of other tables the hint would use for the clock shown,
-        when the group has none of its own: the page says so next to the clock."""
+    def _definition_notes(self) -> tuple[DefinitionChoice | None, str]:
+        """What the hint would play the clock shown by, when the table has no rules of its
+        own for it (the page says so next to the clock): the confirmed definition of other
+        tables, or, when nobody's rules are known, the clock's name (the base rules)."""
         clock_id = self.data.get("clock") if self.is_bound else self.initial.get("clock")
-        if self.group is None or not isinstance(clock_id, str):
-            return None
+        if not isinstance(clock_id, str):
+            return None, ""
         try:
-            choice = best_definition(self.group, get_clock(clock_id).id)
+            clock = get_clock(clock_id)
+            if self.group is None:
+                return None, "" if clock.transcribed else clock.name
+            choice = best_definition(self.group, clock.id)
         except RulesError:
-            return None
-        return choice if choice.source == DefinitionChoice.COMMUNITY else None
+            return None, ""
+        if choice.source == DefinitionChoice.COMMUNITY:
+            return choice, ""
+        return None, "" if choice.clock.transcribed else clock.name
 
     def _players(self) -> int:
         raw = self.data.get("players") if self.is_bound else self.initial.get("players")
@@ -177,7 +180,7 @@ class HintForm(forms.Form):
                 data["clock"],
                 colours,
                 data["face_up"],
-                data.get("base_rules", False),
+                False,
                 self.group,
                 community=bool(data.get("community")),
                 names=names,

@@ -21,6 +21,9 @@ from rules.errors import RulesError
 from rules.seats import Seats, most_face_up, parse_colours
 from solver.errors import HintError
 
+# HintInput.source for a clock whose special rules nobody knows: the base rules only.
+BASE_RULES = "base_rules"
+
 
 @dataclass(frozen=True)
 class HintInput:
@@ -28,7 +31,9 @@ class HintInput:
     seats: Seats
     face_up: int
     base_rules: bool = False
-    source: str = "shipped"  # where ``clock`` came from (DefinitionChoice.source or "given")
+    # Where ``clock`` came from: DefinitionChoice.source, "given" (a definition sent with the
+    # request) or BASE_RULES.
+    source: str = "shipped"
     groups: int = 0  # for a community definition: the tables that typed it
     # The players' names in seat (play) order, for the words; empty: "Seat 1", "Seat 2"….
     # Not part of the input hash: names change the words, never the plan.
@@ -64,19 +69,17 @@ def parse_input(
     ``clock`` is a catalogue id or a clock definition object. For an id with a ``group``,
     the group's best definition (``campaigns.community.best_definition``): its own, the
     promoted or the shipped one, and with ``community`` a confirmed definition of other
-    tables when the group has none. ``face_up`` may be None: the player count. ``names``
-    may be None (the words say "Seat 1"…) or one name per seat (``parse_names``).
+    tables when the group has none. When none of these knows the clock's special rules, the
+    hint plays by the base rules (``base_rules`` True, source ``BASE_RULES``); asking for
+    ``base_rules`` skips other tables' definitions. ``face_up`` may be None: the player
+    count. ``names`` may be None (the words say "Seat 1"…) or one name per seat
+    (``parse_names``).
     """
-    parsed_clock, source, groups = _parse_clock(clock, group, community)
-    if not parsed_clock.transcribed and not base_rules:
-        raise HintError(
-            _(
-                "Clock %(clock)s is not transcribed yet, so its special rules are unknown. "
-                "Transcribe it from your box first, or ask for a hint under the base rules only."
-            )
-            % {"clock": parsed_clock.id},
-            "clock",
-        )
+    parsed_clock, source, groups = _parse_clock(clock, group, community and not base_rules)
+    # Nothing known about the clock's special rules: the base rules, and the hint says so.
+    base_rules = not parsed_clock.transcribed
+    if base_rules:
+        source, groups = BASE_RULES, 0
     if not isinstance(colours, str):
         raise HintError(_("Give the colours as text, like SSMM/MMSS/SMSM."), "colours")
     try:

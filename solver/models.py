@@ -239,10 +239,28 @@ class HintRequest(models.Model):
         """What the table says aloud (``speech``'s lines as one text)."""
         return self.speech(lang, plan).said()
 
+    def definition_words(self) -> str:
+        """Which definition of the clock the hint played by, in the reader's language."""
+        fingerprint = {"fingerprint": self.definition_fingerprint}
+        if self.base_rules or self.definition_source == "base_rules":
+            return str(_("the base rules only: this clock's special rules are not known yet"))
+        if self.definition_source == "own":
+            return str(_("your table's transcription (%(fingerprint)s)") % fingerprint)
+        if self.definition_source == "promoted":
+            return str(_("the rules chosen for every table (%(fingerprint)s)") % fingerprint)
+        if self.definition_source == "community":
+            return str(_("rules other tables transcribed (%(fingerprint)s)") % fingerprint)
+        if self.definition_source == "shipped":
+            return str(_("the rules that come with Timekeeper"))
+        if self.definition_source == "given":
+            return str(_("the clock definition sent with the request"))
+        return ""
+
     def result_for(self, lang: str) -> dict[str, Any] | None:
         """The stored result with its words worded now, in ``lang`` and with this row's
         names: ``words`` (the lines said aloud, as one text), ``words_all``, ``lines`` and
-        ``details`` (the fine print). What the API answers."""
+        ``details`` (the fine print); and ``definition``, the rules it played by. What the
+        API answers."""
         if not self.result:
             return self.result
         speech = self.speech(lang)
@@ -251,6 +269,12 @@ class HintRequest(models.Model):
             "words": speech.said(),
             "words_all": {code: self.words(code) for code in LANGUAGES},
             **speech.to_json(),
+            "definition": {
+                "source": self.definition_source,
+                "fingerprint": self.definition_fingerprint,
+                "base_rules": self.base_rules,
+                "words": self.definition_words(),
+            },
         }
 
     def targets(self) -> list[float]:

@@ -117,7 +117,6 @@ def _initial(request: AuthenticatedHttpRequest, group: Group | None) -> dict[str
             initial["clock"] = next_clock
     if request.GET.get("clock"):
         initial["clock"] = request.GET["clock"]
-    initial["base_rules"] = bool(request.GET.get("base_rules"))
     return initial
 
 

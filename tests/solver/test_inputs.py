@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from solver.errors import HintError
-from solver.inputs import parse_input
+from solver.inputs import BASE_RULES, parse_input
 
 
 def test_face_up_defaults_to_the_player_count() -> None:
@@ -18,7 +18,6 @@ def test_face_up_defaults_to_the_player_count() -> None:
     ("clock", "colours", "face_up", "field"),
     [
         ("9-9", "SSM/MMS/SMM/SSM", None, "clock"),
-        ("2-1", "SSM/MMS/SMM/SSM", None, "clock"),  # not transcribed
         ({"id": "x"}, "SSM/MMS/SMM/SSM", None, "clock"),
         (7, "SSM/MMS/SMM/SSM", None, "clock"),
         ("1-1", "SSM/MMS", None, "colours"),
@@ -36,9 +35,19 @@ def test_bad_input_names_its_field(clock: Any, colours: Any, face_up: Any, field
     assert caught.value.message
 
 
-def test_an_untranscribed_clock_is_accepted_under_the_base_rules() -> None:
-    hint_input = parse_input("2-1", "SSM/MMS/SMM/SSM", 4, base_rules=True)
-    assert hint_input.base_rules
+def test_an_untranscribed_clock_is_played_by_the_base_rules_without_being_asked() -> None:
+    # Nothing is known about clock 2-1's special rules (no group, no definition given): the
+    # best definition available is the base rules, and the input says so.
+    for asked in (False, True):
+        hint_input = parse_input("2-1", "SSM/MMS/SMM/SSM", 4, base_rules=asked)
+        assert hint_input.base_rules and hint_input.source == BASE_RULES
+    given = parse_input({"id": "2-1", "transcribed": False, "rules": []}, "SSM/MMS/SMM/SSM", 4)
+    assert given.base_rules and given.source == BASE_RULES
+
+
+def test_a_transcribed_clock_is_never_played_by_the_base_rules() -> None:
+    hint_input = parse_input("1-1", "SSM/MMS/SMM/SSM", 4, base_rules=True)
+    assert not hint_input.base_rules and hint_input.source == "shipped"
 
 
 def test_the_input_hash_ignores_spacing_and_case_of_the_colours() -> None:

@@ -1,6 +1,7 @@
-"""A hint for a clock the group has not transcribed uses the definition other tables
-confirmed, says so, and records it; it never falls back silently to the base rules. The
-broker is replaced by a list of sent ids (the solver itself is tested elsewhere)."""
+"""A hint for a clock the group has not transcribed uses the best definition available: the
+group's own, else the one other tables confirmed, else the base rules; it says which, and
+records it. The broker is replaced by a list of sent ids (the solver itself is tested
+elsewhere)."""
 
 from __future__ import annotations
 
@@ -70,13 +71,35 @@ def test_the_hint_uses_the_confirmed_definition_and_says_so(
     assert "rules other tables transcribed" in detail and CONFIRMED in detail
 
 
-def test_without_the_offer_it_never_falls_back_silently_to_the_base_rules(
+def test_without_the_offer_it_plays_the_base_rules_and_says_so(
     group: Group, login: Callable[[User], Client], alice: User, sent: list[int]
 ) -> None:
-    response = login(alice).post("/hints/new/", {**ASK, "group": group.pk})
-    assert response.status_code == 400
-    assert "not transcribed yet" in response.content.decode()
-    assert not HintRequest.objects.exists() and sent == []
+    # The community box unticked: no definition known to the table, so the base rules, with
+    # no "use the base rules only" tick to find first.
+    client = login(alice)
+    response = client.post("/hints/new/", {**ASK, "group": group.pk})
+    assert response.status_code == 302
+    hint = HintRequest.objects.get()
+    assert (hint.definition_source, hint.base_rules, sent) == ("base_rules", True, [hint.pk])
+    detail = client.get(response["Location"]).content.decode()
+    assert "Rules used: the base rules only" in detail and CONFIRMED not in detail
+
+
+def test_a_clock_nobody_transcribed_is_preselected_and_played_by_the_base_rules(
+    alice: User, login: Callable[[User], Client], sent: list[int]
+) -> None:
+    table = campaign_services.create_group(alice, "Fresh table", first_campaign=False)
+    campaign_services.new_campaign(table, start_chapter=2)
+    client = login(alice)
+    form_page = client.get(f"/hints/new/?group={table.pk}")
+    assert form_page.context["form"]["clock"].value() == "2-1"  # the group's next clock
+    html = form_page.content.decode()
+    assert 'class="note base-rules-note"' in html and 'name="base_rules"' not in html
+    response = client.post("/hints/new/", {**ASK, "group": table.pk, "community": "on"})
+    assert response.status_code == 302
+    hint = HintRequest.objects.get()
+    assert (hint.definition_source, hint.base_rules) == ("base_rules", True)
+    assert hint.clock().rules == ()  # played by the three rules of every clock only
 
 
 def test_the_groups_own_transcription_wins_over_the_offer(
@@ -91,7 +114,7 @@ def test_the_groups_own_transcription_wins_over_the_offer(
     assert Clock.from_json(hint.clock_definition).rules[0].kind == "strictly_rising"
 
 
-def test_the_api_asks_for_the_confirmed_definition_explicitly(
+def test_the_api_uses_the_confirmed_definition_unless_told_not_to(
     group: Group, alice: User, sent: list[int]
 ) -> None:
     from rest_framework.test import APIClient
@@ -99,8 +122,35 @@ def test_the_api_asks_for_the_confirmed_definition_explicitly(
     client = APIClient()
     client.force_authenticate(alice)
     body: dict[str, Any] = {"clock": "2-1", "colours": "SSMM/MMSS/SMSM", "group": group.pk}
-    assert client.post("/api/hints/", body, format="json").status_code == 400
-    response = client.post("/api/hints/", {**body, "community": True}, format="json")
+    response = client.post("/api/hints/", body, format="json")
     assert response.status_code == 202
     data = response.json()
     assert (data["definition_source"], data["definition_fingerprint"]) == ("community", CONFIRMED)
+    for opt_out in ({"community": False}, {"base_rules": True}):
+        HintRequest.objects.all().delete()
+        response = client.post("/api/hints/", {**body, **opt_out}, format="json")
+        assert response.status_code == 202
+        assert (response.json()["definition_source"], response.json()["base_rules"]) == (
+            "base_rules",
+            True,
+        )
+
+
+def test_the_api_result_says_which_definition_was_used(
+    group: Group, alice: User, sent: list[int], fake_result: Callable[..., Any]
+) -> None:
+    from rest_framework.test import APIClient
+
+    from solver.results import result_json
+
+    client = APIClient()
+    client.force_authenticate(alice)
+    body: dict[str, Any] = {"clock": "2-1", "colours": "SSMM/MMSS/SMSM", "group": group.pk}
+    hint_id = client.post("/api/hints/", body, format="json").json()["id"]
+    HintRequest.objects.filter(pk=hint_id).update(
+        status=HintRequest.Status.DONE, result=result_json(fake_result(), "en")
+    )
+    result = client.get(f"/api/hints/{hint_id}/", HTTP_ACCEPT_LANGUAGE="nl").json()["result"]
+    assert result["definition"]["source"] == "community"
+    assert result["definition"]["fingerprint"] == CONFIRMED
+    assert result["definition"]["words"] == f"regels die andere tafels overnamen ({CONFIRMED})"

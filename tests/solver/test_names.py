@@ -5,7 +5,7 @@ name in every language. Bad names are refused with a reason (400 / form error / 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from io import StringIO
 from typing import Any
 
@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 import solver.core.search
@@ -30,6 +30,14 @@ from solver.inputs import parse_input, parse_names
 from solver.models import HintRequest, Seating
 from solver.results import result_json
 from solver.seating import suggested_names
+
+
+@pytest.fixture(autouse=True)
+def _english() -> Iterator[None]:
+    # The reasons are checked in English; a page read in another language must not leak.
+    with translation.override("en"):
+        yield
+
 
 CLOCK = get_clock("1-1")  # segment 1: exactly one Sun, so its only Sun holder covers it
 COLOURS = "MMMM/SSMM/MMSS"  # Bea (seat 2) holds the Suns for segment 1
