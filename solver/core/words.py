@@ -61,10 +61,8 @@ _T: dict[str, dict[str, str]] = {
     },
     # Line 3: how many cards may go face up, and when.
     "face_up": {
-        "en": "We may play {n} face up: a card goes face up when it is {k} or more away from "
-        "what we would guess.",
-        "nl": "We mogen er {n} open spelen: een kaart gaat open als hij {k} of meer afwijkt "
-        "van wat we zouden raden.",
+        "en": "We may play {n} face up: any card {k} or more away from our guess.",
+        "nl": "We mogen er {n} open spelen: elke kaart die {k} of meer van onze gok afwijkt.",
         "ja": "表向きは{n}枚まで。予想と{k}以上ずれるカードを表向きに置きます。",
     },
     "no_face_up": {

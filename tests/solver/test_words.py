@@ -28,8 +28,7 @@ def test_the_plan_said_aloud_is_three_lines_targets_opener_face_up() -> None:
     assert speech.lines == (
         "Aim for about 5, 7, 9, then 17, 20 and 23.",
         "Seat 2 opens.",
-        "We may play 3 face up: a card goes face up when it is 4 or more away from what we "
-        "would guess.",
+        "We may play 3 face up: any card 4 or more away from our guess.",
     )
     assert speech.said() == " ".join(speech.lines) == plan_words(plan, CLOCK, THREE, 3, "en")
     assert plan_speech(plan, CLOCK, THREE, 0, "en").lines[2] == "No card goes face up."
