@@ -9,23 +9,29 @@ honest; they are registered here (``on_after_finalize``) so settings stay untouc
 The reaper also runs in every worker's main process at each heartbeat period (the
 ``Reaper`` bootstep), so a dead worker's job is requeued within a minute even when the
 queue is long: a periodic message would wait behind the hint jobs in it.
+
+The worker loads the solver's numba kernels before it forks its pool processes
+(``solver.core.warm``), so no hint pays for compiling or loading them.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any
 
 from billiard.exceptions import WorkerLostError
 from celery import Celery, bootsteps
+from celery.concurrency.prefork import TaskPool as PreforkPool
 from celery.exceptions import TimeLimitExceeded
-from celery.signals import task_failure
+from celery.signals import celeryd_after_setup, task_failure, worker_process_init
 from django.conf import settings
 from django.db import connection
 
 from config.celery import app
 from ops.heartbeat import node_id
 from solver import jobs
+from solver.core import warm
 from solver.models import HintRequest
 
 log = logging.getLogger(__name__)
@@ -77,6 +83,49 @@ def _record_failure(
     else:
         failure = HintRequest.Failure.CRASHED
     jobs.fail(int(args[0]), failure, f"{type(exception).__name__}: {exception}")
+
+
+# --- Warm-up: the kernels are loaded before the first job ------------------------------------
+
+_warm_in_pool_processes = False
+
+
+@celeryd_after_setup.connect
+def _warm_up_before_fork(sender: Any = None, instance: Any = None, **kwargs: Any) -> None:
+    """In the worker's main process, after its set-up and before its pool forks: load (or,
+    with an empty numba cache, compile) every kernel once; the pool processes inherit them.
+
+    Only for the prefork pool. With a threading layer that is not fork-safe (see
+    ``solver.core.warm``), each pool process loads them itself as it starts instead."""
+    global _warm_in_pool_processes
+    pool = getattr(instance, "pool_cls", None)
+    if not (isinstance(pool, type) and issubclass(pool, PreforkPool)):
+        return
+    if warm.use_fork_safe_threads():
+        _warm_up()
+    else:
+        log.info("numba's threading layer is not fork-safe: each pool process warms up itself")
+        _warm_in_pool_processes = True
+
+
+@worker_process_init.connect
+def _warm_up_in_pool_process(**kwargs: Any) -> None:
+    """A pool process whose parent could not warm up for it loads the kernels as it starts:
+    in a thread, so that it reports itself up at once (Celery kills a pool process that
+    takes more than a few seconds to start, and compiling takes half a minute). A job
+    arriving meanwhile waits for the kernel it needs. (The layers that are not fork-safe
+    are thread-safe.)"""
+    if _warm_in_pool_processes:
+        threading.Thread(target=_warm_up, name="solver-warm-up", daemon=True).start()
+
+
+def _warm_up() -> None:
+    try:
+        warmth = warm.warm_up()
+    except Exception:  # then the first hint loads (or compiles) the kernels it needs itself
+        log.exception("Solver warm-up failed")
+        return
+    log.info("Solver kernels ready in %.1f s (%.1f s CPU)", warmth.seconds, warmth.cpu_seconds)
 
 
 def setup_periodic_tasks(sender: Celery, **kwargs: Any) -> None:

@@ -386,6 +386,49 @@ def test_every_hint_of_a_whole_worker_killed_mid_job_ends_done_within_a_minute(
     assert jobs.claimed_node(running.claimed_by).startswith("hints2@")  # the new worker
 
 
+# --- The solver's kernels are loaded before the pool forks ----------------------------------
+
+
+def _worker_log(tmp_path: Path, number: int = 0) -> str:
+    return (tmp_path / f"worker{number}.log").read_text(errors="replace")
+
+
+def test_the_worker_loads_the_kernels_before_it_forks_its_pool(
+    transactional_db: None,
+    alice: User,
+    login: Callable[[User], Client],
+    spawn_worker: Callable[..., subprocess.Popen[bytes]],
+    tmp_path: Path,
+) -> None:
+    """The main process loads them once (Celery logs "<name> ready." when its pool is up);
+    pool processes forked after that inherit them and run a hint."""
+    spawn_worker()
+    assert wait_for(lambda: "@" in _worker_log(tmp_path) and " ready." in _worker_log(tmp_path))
+    up = _worker_log(tmp_path)
+    assert "/MainProcess] Solver kernels ready" in up, up
+    hint = ask(login(alice))
+    assert wait_for(lambda: finished(hint), timeout=240)
+    assert hint.status == Status.DONE, (hint.failure, hint.error)
+    assert _worker_log(tmp_path).count("Solver kernels ready") == 1
+
+
+def test_with_a_threading_layer_unsafe_to_fork_each_pool_process_loads_them(
+    transactional_db: None,
+    alice: User,
+    login: Callable[[User], Client],
+    spawn_worker: Callable[..., subprocess.Popen[bytes]],
+    tmp_path: Path,
+) -> None:
+    """GNU OpenMP (asked for by the environment) would make a child forked after the
+    kernels ran abort: the pool process loads them itself as it starts, and runs a hint."""
+    spawn_worker(NUMBA_THREADING_LAYER="omp")
+    assert wait_for(lambda: "/ForkPoolWorker-1] Solver kernels ready" in _worker_log(tmp_path))
+    assert "/MainProcess] Solver kernels ready" not in _worker_log(tmp_path)
+    hint = ask(login(alice))
+    assert wait_for(lambda: finished(hint), timeout=240)
+    assert hint.status == Status.DONE, (hint.failure, hint.error)
+
+
 # --- (3) the broker is down when the hint is asked for ---------------------------------------
 
 
