@@ -230,6 +230,8 @@ if BROKER_IS_FILESYSTEM:
         "data_folder_out": str(_broker_dir / "queue"),
         "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
+        # The worker looks for new messages this often (kombu's default is every second).
+        "polling_interval": 0.1,
     }
     # The filesystem transport has no fanout, so no remote control (pidbox) either;
     # /healthz counts workers by the heartbeats they write to the database instead.
