@@ -403,7 +403,9 @@ def test_the_worker_loads_the_kernels_before_it_forks_its_pool(
     """The main process loads them once (Celery logs "<name> ready." when its pool is up);
     pool processes forked after that inherit them and run a hint."""
     spawn_worker()
-    assert wait_for(lambda: "@" in _worker_log(tmp_path) and " ready." in _worker_log(tmp_path))
+    # Ready within seconds once numba's cache holds the kernels (the tests before this one
+    # filled it); with an empty cache the main process compiles them first.
+    assert wait_for(lambda: " ready." in _worker_log(tmp_path), timeout=600)
     up = _worker_log(tmp_path)
     assert "/MainProcess] Solver kernels ready" in up, up
     hint = ask(login(alice))
@@ -422,7 +424,9 @@ def test_with_a_threading_layer_unsafe_to_fork_each_pool_process_loads_them(
     """GNU OpenMP (asked for by the environment) would make a child forked after the
     kernels ran abort: the pool process loads them itself as it starts, and runs a hint."""
     spawn_worker(NUMBA_THREADING_LAYER="omp")
-    assert wait_for(lambda: "/ForkPoolWorker-1] Solver kernels ready" in _worker_log(tmp_path))
+    assert wait_for(
+        lambda: "/ForkPoolWorker-1] Solver kernels ready" in _worker_log(tmp_path), timeout=600
+    )
     assert "/MainProcess] Solver kernels ready" not in _worker_log(tmp_path)
     hint = ask(login(alice))
     assert wait_for(lambda: finished(hint), timeout=240)

@@ -7,6 +7,7 @@ with other argument types or another threading layer.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -118,3 +119,21 @@ def test_a_threading_layer_chosen_by_the_environment_is_kept() -> None:
     assert done.returncode == 0, done.stderr
     # GNU OpenMP: not fork-safe, so the worker warms each pool process instead.
     assert done.stdout.split() == ["omp", "False"], done.stderr
+
+
+def test_make_run_fills_the_cache_before_it_starts_the_worker() -> None:
+    spec = importlib.util.spec_from_file_location("run_script", ROOT / "scripts" / "run.py")
+    assert spec is not None and spec.loader is not None
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    steps = [step[1:] for step in run.prepare_steps()]
+    assert ["-m", "solver.core.warm"] in steps
+    done = subprocess.run(
+        [sys.executable, "-m", "solver.core.warm"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Solver kernels ready in" in done.stderr
