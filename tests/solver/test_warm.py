@@ -7,9 +7,9 @@ with other argument types or another threading layer.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -122,11 +122,8 @@ def test_a_threading_layer_chosen_by_the_environment_is_kept() -> None:
 
 
 def test_make_run_fills_the_cache_before_it_starts_the_worker() -> None:
-    spec = importlib.util.spec_from_file_location("run_script", ROOT / "scripts" / "run.py")
-    assert spec is not None and spec.loader is not None
-    run = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(run)
-    steps = [step[1:] for step in run.prepare_steps()]
+    run = runpy.run_path(str(ROOT / "scripts" / "run.py"), run_name="run_script")
+    steps = [step[1:] for step in run["prepare_steps"]()]
     assert ["-m", "solver.core.warm"] in steps
     done = subprocess.run(
         [sys.executable, "-m", "solver.core.warm"],
