@@ -8,8 +8,6 @@ state machine, so an imported group is as consistent as one recorded at the tabl
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Iterable
 from datetime import time, timedelta
@@ -38,6 +36,7 @@ from campaigns.models import (
     whole_minutes,
 )
 from campaigns.services import CampaignError
+from config.spreadsheet import SafeWriter
 from rules.errors import RulesError
 
 FORMAT = "timekeeper-history"
@@ -342,8 +341,7 @@ CSV_COLUMNS = [
 
 def attempts_csv(group: Group) -> str:
     """Every attempt of every campaign, one row each, oldest first."""
-    out = io.StringIO()
-    writer = csv.writer(out)
+    writer = SafeWriter()
     writer.writerow(CSV_COLUMNS)
     attempts = (
         Attempt.objects.filter(campaign__group=group)
@@ -369,7 +367,7 @@ def attempts_csv(group: Group) -> str:
                 a.created.isoformat(),
             ]
         )
-    return out.getvalue()
+    return writer.getvalue()
 
 
 def attempts_csv_download(group: Group) -> HttpResponse:

@@ -10,8 +10,6 @@ someone else.
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from django.http import Http404, HttpResponse
@@ -25,6 +23,7 @@ from campaigns.forms import StatisticsFilterForm
 from campaigns.models import Group
 from campaigns.statistics import Statistics, UnknownCampaign, group_statistics
 from config.http import AuthenticatedRequest, api_view
+from config.spreadsheet import SafeWriter
 
 # --- the answer, field by field ---------------------------------------------------------------
 
@@ -273,8 +272,7 @@ PLAYER_COLUMNS = [
 
 def statistics_csv_text(computed: Statistics) -> str:
     """The per-clock table, a blank line, then the per-player table (each with its header)."""
-    out = io.StringIO()
-    writer = csv.writer(out)
+    writer = SafeWriter()
     writer.writerow(CLOCK_COLUMNS)
     for clock in computed.clocks:
         community = clock.community
@@ -309,13 +307,13 @@ def statistics_csv_text(computed: Statistics) -> str:
                 player.opened_passes,
             )
         )
-    return out.getvalue()
+    return writer.getvalue()
 
 
-def _cells(*values: Any) -> list[str]:
-    """Empty for null, 4 decimals for rates, true/false for yes-no; names are guarded
-    against spreadsheet formulas."""
-    cells = []
+def _cells(*values: Any) -> list[Any]:
+    """Empty for null, 4 decimals for rates, true/false for yes-no (names are guarded against
+    spreadsheet formulas by ``config.spreadsheet``, as in every CSV)."""
+    cells: list[Any] = []
     for value in values:
         if value is None:
             cells.append("")
@@ -324,8 +322,7 @@ def _cells(*values: Any) -> list[str]:
         elif isinstance(value, float):
             cells.append(f"{value:.4f}")
         else:
-            text = str(value)
-            cells.append("'" + text if text[:1] in ("=", "+", "-", "@") else text)
+            cells.append(value)
     return cells
 
 

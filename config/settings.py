@@ -22,11 +22,19 @@ VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 DEBUG = env_bool("DEBUG", True)
 
-# The development key is public (it is in this file); production must bring its own.
+# The development key is public (it is in this file), and so is the placeholder of
+# .env.example (a test keeps that file's value in this set); production must bring its own.
 DEV_SECRET_KEY = "django-insecure-timekeeper-development-key-never-use-in-production"
+PUBLIC_SECRET_KEYS = {
+    DEV_SECRET_KEY,
+    "change-me-to-a-long-random-string-of-at-least-fifty-characters",
+}
 SECRET_KEY = env_str("SECRET_KEY", DEV_SECRET_KEY)
-if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
-    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is false.")
+if not DEBUG and SECRET_KEY in PUBLIC_SECRET_KEYS:
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set when DEBUG is false, to a secret of your own: "
+        "not the development key nor the placeholder of .env.example."
+    )
 if not DEBUG and len(SECRET_KEY) < 50:
     raise ImproperlyConfigured("SECRET_KEY must be at least 50 characters long.")
 

@@ -13,11 +13,12 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from campaigns.models import Attempt, Campaign, Group
+from campaigns.models import Attempt, Campaign, Group, Membership
 from rules.canonical import fingerprint
 from rules.clock import Clock
 from solver.errors import HintLimitReached
@@ -62,8 +63,13 @@ def request_hint(
     - otherwise a new queued row, sent to the workers once the transaction commits.
 
     HintLimitReached when the user has MAX_ACTIVE jobs in progress or asked MAX_PER_HOUR
-    times in the last hour.
+    times in the last hour. PermissionDenied (403) for a ``group`` the user may not write to:
+    viewers look at a group's hints but attach none to it (nor does a retry).
     """
+    if group is not None and not Membership.objects.filter(
+        group=group, user=user, role__in=(Membership.Role.OWNER, Membership.Role.MEMBER)
+    ).exists():
+        raise PermissionDenied
     job_effort, seed, samples = effort(), 0, odds_samples()
     input_hash = hint_input.input_hash(job_effort, seed, samples)
     now = timezone.now()

@@ -23,7 +23,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
 from campaigns.access import get_group_for_user
-from campaigns.models import Group
+from campaigns.models import Group, Membership
 from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
 from config.ids import parse_id
@@ -40,12 +40,14 @@ from solver.what_if import what_if
 
 
 def _group(request: AuthenticatedHttpRequest, raw: object) -> Group | None:
+    """The group a hint is asked for: 404 for outsiders, 403 for its viewers (who may read
+    the group's hints but not add to them)."""
     if raw in (None, ""):
         return None
     group_id = parse_id(raw)
     if group_id is None:  # no group can have this id
         raise Http404
-    return get_group_for_user(request.user, group_id)[0]
+    return get_group_for_user(request.user, group_id, write=True)[0]
 
 
 # --- Asking ---------------------------------------------------------------------------------
@@ -143,6 +145,13 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
         "hint": hint,
         "speech": hint.speech(lang),
         "is_owner": hint.user_id == request.user.pk,
+        # Viewers of the hint's group read it, but neither retry it nor ask for the group.
+        "may_ask_for_group": hint.group_id is None
+        or Membership.objects.filter(
+            group_id=hint.group_id,
+            user=request.user,
+            role__in=(Membership.Role.OWNER, Membership.Role.MEMBER),
+        ).exists(),
         **extra,
     }
     outcome = extra.get("what_if")
@@ -261,7 +270,7 @@ def table_plan(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) 
     """The plan of the group's latest finished hint for a clock, as table mode shows it: the
     three lines said aloud (what Read aloud reads) and the fine print behind "Why / details".
     A fragment for htmx; without JavaScript the same words on a page of its own."""
-    group, _membership = get_group_for_user(request.user, group_id)
+    group, membership = get_group_for_user(request.user, group_id)
     hint = (
         HintRequest.objects.filter(
             group=group, clock_id=clock_id[:8], status=HintRequest.Status.DONE
@@ -272,6 +281,7 @@ def table_plan(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) 
     lang = current_lang()
     context = {
         "group": group,
+        "membership": membership,
         "clock_id": clock_id,
         "hint": hint,
         "speech": hint.speech(lang) if hint else None,

@@ -28,6 +28,16 @@ def test_production_refuses_the_development_secret_key() -> None:
     assert "SECRET_KEY must be set" in result.stderr
 
 
+def test_production_refuses_the_placeholder_secret_of_env_example() -> None:
+    lines = (ROOT / ".env.example").read_text().splitlines()
+    placeholder = next(line for line in lines if line.startswith("SECRET_KEY=")).split("=", 1)[1]
+    assert len(placeholder) >= 50  # the length check alone would let it through
+    env = {"DEBUG": "false", "SECRET_KEY": placeholder, "ALLOWED_HOSTS": "example.org"}
+    result = run_manage(env, "check")
+    assert result.returncode != 0
+    assert "not the development key nor the placeholder of .env.example" in result.stderr
+
+
 def test_a_typo_in_debug_stops_start_up() -> None:
     result = run_manage({"DEBUG": "ture"}, "check")
     assert result.returncode != 0
