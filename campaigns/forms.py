@@ -10,6 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import (
+    INVITE_DAYS_DEFAULT,
     MAX_PLAYERS_LISTED,
     NAME_LENGTH,
     NOTES_LENGTH,
@@ -157,6 +158,17 @@ class MemberForm(forms.Form):
 
     def clean_role(self) -> str:
         return self.cleaned_data["role"] or Membership.Role.MEMBER
+
+
+class InviteForm(forms.Form):
+    """A new invite link (the old one stops working) and how long it stays open."""
+
+    days = forms.TypedChoiceField(
+        label=_("Open for"),
+        choices=[(1, _("1 day")), (7, _("7 days")), (30, _("30 days"))],
+        coerce=int,
+        initial=INVITE_DAYS_DEFAULT,
+    )
 
 
 class RoleForm(forms.Form):

@@ -30,6 +30,15 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+# How long an invite link stays open, in days: an owner chooses when making a new link.
+INVITE_DAYS = (1, 7, 30)
+INVITE_DAYS_DEFAULT = 7
+
+
+def invite_expiry(days: int = INVITE_DAYS_DEFAULT) -> Any:
+    return timezone.now() + timedelta(days=days)
+
+
 def whole_minutes(duration: timedelta | None) -> int | None:
     """A duration as the table says it: whole minutes (an attempt's, a session's total)."""
     return None if duration is None else round(duration.total_seconds() / 60)
@@ -39,8 +48,10 @@ class Group(models.Model):
     """People who play together. Everything below belongs to one group."""
 
     name = models.CharField(_("name"), max_length=NAME_LENGTH)
-    # Anyone logged in who holds this token may join as a member (members page, "link").
+    # Anyone logged in who holds this token may join as a member (members page, "link")
+    # until ``invite_expires``. A new link (an owner's, or a member's removal) revokes it.
     invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
+    invite_expires = models.DateTimeField(default=invite_expiry)
     created = models.DateTimeField(default=timezone.now)
     # Community figures (other tables' statistics and clock transcriptions) flow both ways or
     # not at all: a group that opts out neither contributes to them nor sees them.
@@ -51,6 +62,10 @@ class Group(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def invite_open(self) -> bool:
+        return self.invite_expires > timezone.now()
 
     def current_campaign(self) -> Campaign:
         """The campaign being played: the newest. Every group has one from its creation on

@@ -30,6 +30,8 @@ from django.utils.translation import gettext as _
 
 from campaigns import winnable
 from campaigns.models import (
+    INVITE_DAYS,
+    INVITE_DAYS_DEFAULT,
     MAX_PLAYERS_LISTED,
     NAME_LENGTH,
     NOTES_LENGTH,
@@ -43,6 +45,8 @@ from campaigns.models import (
     Membership,
     Player,
     Session,
+    invite_expiry,
+    new_invite_token,
 )
 from config.errors import DomainError, LimitReached
 from config.i18n import current_lang
@@ -914,9 +918,24 @@ def change_role(group: Group, membership: Membership, role: str) -> Membership:
 
 
 def remove_member(group: Group, membership: Membership) -> None:
+    """Remove a member; the invite link changes too, so they cannot rejoin with the one they
+    had (the new link stays open as long as the old one would have)."""
     with transaction.atomic():
         _lock_keeping_an_owner(group, membership, None)
         membership.delete()
+        group.invite_token = new_invite_token()
+        group.save(update_fields=["invite_token"])
+
+
+def rotate_invite(group: Group, days: int = INVITE_DAYS_DEFAULT) -> Group:
+    """A new invite link, open for ``days`` days (one of INVITE_DAYS); the old one is revoked
+    at once (owners do this)."""
+    if days not in INVITE_DAYS:
+        raise CampaignError(_("Choose how long the link stays open."), "days")
+    group.invite_token = new_invite_token()
+    group.invite_expires = invite_expiry(days)
+    group.save(update_fields=["invite_token", "invite_expires"])
+    return group
 
 
 def _lock_keeping_an_owner(group: Group, membership: Membership, role: str | None) -> None:
@@ -929,7 +948,12 @@ def _lock_keeping_an_owner(group: Group, membership: Membership, role: str | Non
 
 
 def join(group: Group, user: User) -> Membership:
-    """Join through the group's invite link: as a member, or with the role one already has."""
+    """Join through the group's invite link: as a member, or with the role one already has.
+    CampaignError once the link has expired."""
+    if not group.invite_open and not group.memberships.filter(user=user).exists():
+        raise CampaignError(
+            _("This invite link has expired. Ask an owner of the group for a new one."), "token"
+        )
     membership, _created = Membership.objects.get_or_create(
         group=group, user=user, defaults={"role": Membership.Role.MEMBER}
     )

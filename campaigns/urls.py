@@ -30,6 +30,7 @@ pages = [
         name="community_report",
     ),
     path(group + "members/", views.members, name="members"),
+    path(group + "members/invite/", views.invite_rotate, name="invite"),
     path(group + "members/<id:member_id>/", views.member_change, name="member"),
     path(group + "players/<id:player_id>/", views.player_change, name="player"),
     path(group + "settings/", views.settings_page, name="settings"),

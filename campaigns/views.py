@@ -36,6 +36,7 @@ from campaigns.forms import (
     CampaignForm,
     GroupForm,
     ImportForm,
+    InviteForm,
     LayoutCheckForm,
     MemberForm,
     PlayerForm,
@@ -105,7 +106,11 @@ def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
         rows.append({"membership": membership, "state": state, "last_session": last})
     # An invite opened before logging in or signing up, not taken up yet.
     token = request.session.get(INVITE_SESSION_KEY)
-    invite = Group.objects.filter(invite_token=token).first() if token else None
+    invite = (
+        Group.objects.filter(invite_token=token, invite_expires__gt=timezone.now()).first()
+        if token
+        else None
+    )
     if invite is not None and memberships.filter(group=invite).exists():
         request.session.pop(INVITE_SESSION_KEY, None)
         invite = None
@@ -736,6 +741,7 @@ def members(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
                 return redirect("campaigns:members", group.pk)
     rows = group.memberships.select_related("user").order_by("user__username")
     invite = request.build_absolute_uri(reverse("campaigns:join", args=[group.invite_token]))
+    invite_form = InviteForm()
     return render(
         request,
         "campaigns/members.html",
@@ -748,6 +754,7 @@ def members(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
             "players": group.players.all(),
             "name_length": NAME_LENGTH,
             "invite": invite,
+            "invite_form": invite_form,
             "roles": Membership.Role.choices,
         },
         status=400 if form.errors or player_form.errors else 200,
@@ -773,6 +780,21 @@ def member_change(request: AuthenticatedHttpRequest, group_id: int, member_id: i
     else:  # who left the group can no longer see it; a refusal is shown where it was asked
         if member.user_id == request.user.pk and "remove" in request.POST:
             return redirect("dashboard")
+    return redirect("campaigns:members", group.pk)
+
+
+@login_required
+@require_POST
+def invite_rotate(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
+    """Owners make a new invite link, open for the days they choose; the old link stops
+    working at once."""
+    group, _membership = get_group_for_user(request.user, group_id, owner=True)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose how long the link stays open."))
+    else:
+        services.rotate_invite(group, form.cleaned_data["days"])
+        messages.success(request, _("A new invite link is ready; the old one no longer works."))
     return redirect("campaigns:members", group.pk)
 
 
@@ -810,13 +832,21 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     asked to log in or sign up; the invite is kept in their session, and the dashboard
     offers it again after they sign up (sign-up does not follow ``next``)."""
     group = get_object_or_404(Group, invite_token=token)
+    member = request.user.is_authenticated and group.memberships.filter(user=request.user).exists()
+    if not group.invite_open and not member:
+        request.session.pop(INVITE_SESSION_KEY, None)
+        return render(request, "campaigns/join.html", {"group": group, "expired": True}, status=410)
     if not request.user.is_authenticated:
         request.session[INVITE_SESSION_KEY] = token
         if request.method == "POST":
             return redirect(f"{reverse('login')}?next={request.path}")
         return render(request, "campaigns/join.html", {"group": group, "anonymous": True})
     if request.method == "POST":
-        services.join(group, request.user)
+        try:
+            services.join(group, request.user)
+        except CampaignError:  # it expired while the page was open
+            context = {"group": group, "expired": True}
+            return render(request, "campaigns/join.html", context, status=410)
         request.session.pop(INVITE_SESSION_KEY, None)
         return redirect("campaigns:group", group.pk)
     return render(request, "campaigns/join.html", {"group": group})

@@ -173,9 +173,9 @@ def hint_create(request: AuthenticatedRequest) -> Response:
     shape = HintIn(data=request.data)
     shape.is_valid(raise_exception=True)
     data: dict[str, Any] = shape.validated_data
-    group = (  # a viewer of the group: 403
-        get_group_for_user(request.user, data["group"], write=True)[0] if data.get("group") else None
-    )
+    group = None
+    if data.get("group"):  # an outsider: 404; a viewer, who may not attach hints to it: 403
+        group = get_group_for_user(request.user, data["group"], write=True)[0]
     # A HintError (400) or HintLimitReached (429) rises to config.api.exception_handler.
     hint_input = parse_input(
         data["clock"],
