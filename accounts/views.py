@@ -1,10 +1,16 @@
+from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
+from rest_framework.authtoken.models import Token
 
 from accounts.forms import SignUpForm
+from accounts.throttle import signup_allowed
+from config.http import AuthenticatedHttpRequest
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -23,8 +29,28 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(next_url or "dashboard")
     form = SignUpForm(request.POST or None)
+    if request.method == "POST" and not signup_allowed(request):
+        form.add_error(None, _("Too many sign-ups from your address; please try again later."))
+        context = {"form": form, "next": next_url}
+        return render(request, "registration/signup.html", context, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(next_url or "dashboard")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def api_token(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The account's API token: see it, make one (``create``), or revoke it (``revoke``).
+    A new password revokes it too (accounts.signals)."""
+    if request.method == "POST":
+        if "revoke" in request.POST:
+            if Token.objects.filter(user=request.user).delete()[0]:
+                messages.success(request, _("Your API token was revoked; it no longer works."))
+        else:
+            Token.objects.get_or_create(user=request.user)
+        return redirect("api_token")
+    token = Token.objects.filter(user=request.user).first()
+    return render(request, "registration/api_token.html", {"token": token})

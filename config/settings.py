@@ -7,6 +7,7 @@ and CELERY_BROKER_URL (Redis); see .env.example and docker-compose.yml.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -60,6 +61,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "axes",
     "accounts",
     "ops",
     "campaigns",
@@ -79,6 +81,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Innermost, so that it sees a view's "database is locked" before anything else does.
     "ops.middleware.DatabaseLockedMiddleware",
+    # Last, as django-axes asks: it answers a locked-out log-in with 429.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -129,6 +133,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# django-axes first: it refuses a log-in while the account or the address is locked out.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
@@ -186,7 +195,8 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-if env_bool("BEHIND_TLS_PROXY", False):
+BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
+if BEHIND_TLS_PROXY:
     # Only behind a proxy that sets this header itself (docker-compose's reverse proxy).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # Health checks come from the local network over plain HTTP.
@@ -206,6 +216,46 @@ REST_FRAMEWORK = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # Services' refusals and the rules engine's become 400/429 answers in one place.
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    # Every API function: per address for anonymous callers, per account for the others.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "accounts.throttle.AnonThrottle",
+        "accounts.throttle.UserThrottle",
+    ],
+    # Behind our proxy the caller is the address it appended to X-Forwarded-For.
+    "NUM_PROXIES": 1 if BEHIND_TLS_PROXY else None,
+}
+
+# Throttles (accounts/throttle.py), "<requests>/<second|minute|hour|day>"; read per request,
+# so tests raise them where they make many requests on purpose.
+THROTTLE_RATES = {
+    "anon": env_str("THROTTLE_ANON", "60/minute"),
+    "user": env_str("THROTTLE_USER", "1200/minute"),
+    "signup": env_str("THROTTLE_SIGNUP", "20/hour"),
+}
+for _scope, _rate in THROTTLE_RATES.items():
+    _count, _slash, _period = _rate.partition("/")
+    if not (_count.isdigit() and _slash and _period[:1] in "smhd" and _period):
+        raise ImproperlyConfigured(f"THROTTLE_{_scope.upper()} must look like 60/minute: {_rate!r}")
+
+# Log-in attempts (django-axes): after AXES_FAILURE_LIMIT wrong passwords in a row for one
+# account, or from one address, further attempts are refused (429) for the cool-off time.
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
+AXES_VERBOSE = False
+
+# Throttle counts and the like. Per process by default; CACHE_URL=redis://… shares them
+# between the web processes (docker-compose).
+CACHE_URL = env_url("CACHE_URL", "locmem://", ("locmem", "redis", "rediss"))
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+        if CACHE_URL.startswith("locmem://")
+        else {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    )
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Timekeeper API",

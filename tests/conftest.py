@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.test import Client
 
 from config.celery import app as celery_app
@@ -24,6 +25,16 @@ from config.celery import app as celery_app
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles() -> Iterator[None]:
+    """Throttle counts live in the cache, which outlives a test (and test users' ids are
+    reused): every test starts with none. django-axes counts failed log-ins in the database,
+    which each test gets fresh."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 def _user(username: str) -> User:

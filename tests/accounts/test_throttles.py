@@ -1,0 +1,95 @@
+"""Throttles: wrong passwords per account and per address (django-axes), sign-ups per address,
+and the API's anonymous and per-user scopes. Rates come from settings, so each test sets a
+small one and shows the request after it is refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+pytestmark = pytest.mark.django_db
+LOGIN = "/accounts/login/"
+
+
+def log_in(username: str, password: str, ip: str) -> Any:
+    return Client(REMOTE_ADDR=ip).post(LOGIN, {"username": username, "password": password})
+
+
+def test_wrong_passwords_lock_the_account_even_from_other_addresses(
+    alice: User, settings: Any
+) -> None:
+    limit = settings.AXES_FAILURE_LIMIT
+    assert limit == 10  # the production default
+    for n in range(limit - 1):
+        assert log_in("alice", "wrong", f"10.0.0.{n}").status_code == 200
+    assert log_in("alice", "wrong", "10.0.0.99").status_code == 429  # the tenth locks
+    # The right password, from yet another address: still refused, with a sentence.
+    response = log_in("alice", "password", "10.0.1.1")
+    assert response.status_code == 429
+    assert "Too many wrong passwords" in response.content.decode()
+    assert "_auth_user_id" not in response.client.session
+    # Someone else logs in fine (not the same address as any failure).
+    User.objects.create_user("erin", password="password")
+    assert log_in("erin", "password", "10.0.1.2").status_code == 302
+
+
+def test_wrong_passwords_from_one_address_lock_that_address(alice: User, settings: Any) -> None:
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        log_in(f"guess{n}", "wrong", "10.9.9.9")
+    assert log_in("alice", "password", "10.9.9.9").status_code == 429
+    assert log_in("alice", "password", "10.9.9.10").status_code == 302
+
+
+def test_a_right_password_before_the_limit_starts_the_count_again(alice: User) -> None:
+    for _ in range(9):
+        log_in("alice", "wrong", "10.0.0.1")
+    assert log_in("alice", "password", "10.0.0.1").status_code == 302
+    for _ in range(9):
+        log_in("alice", "wrong", "10.0.0.1")
+    assert log_in("alice", "password", "10.0.0.1").status_code == 302
+
+
+def test_sign_ups_are_throttled_per_address(settings: Any) -> None:
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "signup": "3/hour"}
+    for n in range(3):
+        data = {"username": f"bot{n}", "password1": "tick-tock-42x", "password2": "tick-tock-42x"}
+        assert Client(REMOTE_ADDR="10.1.1.1").post("/accounts/signup/", data).status_code == 302
+    data = {"username": "bot9", "password1": "tick-tock-42x", "password2": "tick-tock-42x"}
+    response = Client(REMOTE_ADDR="10.1.1.1").post("/accounts/signup/", data)
+    assert response.status_code == 429
+    assert "Too many sign-ups from your address" in response.content.decode()
+    assert not User.objects.filter(username="bot9").exists()
+    # Another address may still sign up.
+    assert Client(REMOTE_ADDR="10.1.1.2").post("/accounts/signup/", data).status_code == 302
+
+
+def test_the_api_throttles_each_account(alice: User, bob: User, settings: Any) -> None:
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "user": "5/minute"}
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
+    assert [client.get("/api/groups/").status_code for _ in range(5)] == [200] * 5
+    refused = client.get("/api/groups/")
+    assert refused.status_code == 429 and "Retry-After" in refused
+    other = APIClient()
+    other.force_authenticate(bob)
+    assert other.get("/api/groups/").status_code == 200
+
+
+def test_the_api_throttles_anonymous_callers_per_address(settings: Any) -> None:
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "anon": "2/minute"}
+    client = APIClient(REMOTE_ADDR="10.2.2.2")
+    assert [client.get("/api/schema/").status_code for _ in range(2)] == [200, 200]
+    assert client.get("/api/schema/").status_code == 429
+    assert APIClient(REMOTE_ADDR="10.2.2.3").get("/api/schema/").status_code == 200
+
+
+def test_default_rates_are_set_and_a_bad_rate_stops_start_up() -> None:
+    from tests.config.test_settings import run_manage
+
+    result = run_manage({"THROTTLE_USER": "lots"}, "check")
+    assert result.returncode != 0 and "THROTTLE_USER must look like 60/minute" in result.stderr

@@ -1,0 +1,116 @@
+"""API tokens: revoked by a new password (changed or reset), kept by a hash upgrade at
+log-in; a page where the account's owner sees, makes and revokes theirs."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import User
+from django.core import mail
+from django.test import Client
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+pytestmark = pytest.mark.django_db
+NEW = "sun-and-moon-2026"
+
+
+def api_status(key: str) -> int:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    return int(client.get("/api/groups/").status_code)
+
+
+def test_changing_the_password_revokes_the_token(alice: User, bob: User) -> None:
+    key = Token.objects.create(user=alice).key
+    other = Token.objects.create(user=bob).key
+    assert api_status(key) == 200
+    client = Client()
+    client.force_login(alice)
+    data = {"old_password": "password", "new_password1": NEW, "new_password2": NEW}
+    assert client.post("/accounts/password_change/", data).status_code == 302
+    assert not Token.objects.filter(user=alice).exists()
+    assert api_status(key) in (401, 403)  # refused
+    assert api_status(other) == 200
+
+
+def test_resetting_the_password_revokes_the_token(alice: User) -> None:
+    key = Token.objects.create(user=alice).key
+    client = Client()
+    client.post("/accounts/password_reset/", {"email": "alice@example.org"})
+    link = re.search(r"/accounts/reset/\S+/", str(mail.outbox[0].body))
+    assert link is not None
+    form = client.get(link.group(0), follow=True)
+    response = client.post(form.request["PATH_INFO"], {"new_password1": NEW, "new_password2": NEW})
+    assert response.status_code == 302
+    assert User.objects.get(pk=alice.pk).check_password(NEW)
+    assert api_status(key) in (401, 403)  # refused
+
+
+def test_set_password_anywhere_revokes_it(alice: User) -> None:
+    Token.objects.create(user=alice)
+    alice.set_password(NEW)
+    alice.save()
+    assert not Token.objects.filter(user=alice).exists()
+
+
+def test_saving_the_account_otherwise_keeps_the_token(alice: User) -> None:
+    key = Token.objects.create(user=alice).key
+    alice.first_name = "Alice"
+    alice.save()
+    assert (
+        Client().post("/accounts/login/", {"username": "alice", "password": "password"}).status_code
+        == 302
+    )
+    assert api_status(key) == 200
+
+
+def test_a_hash_upgrade_at_log_in_keeps_the_token(alice: User, settings: Any) -> None:
+    settings.PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+    ]
+    User.objects.filter(pk=alice.pk).update(password=make_password("password", hasher="md5"))
+    key = Token.objects.create(user=alice).key
+    assert (
+        Client().post("/accounts/login/", {"username": "alice", "password": "password"}).status_code
+        == 302
+    )
+    assert User.objects.get(pk=alice.pk).password.startswith("pbkdf2_")
+    assert api_status(key) == 200
+
+
+def test_the_token_page_shows_makes_and_revokes_it(alice: User, bob: User) -> None:
+    other = Token.objects.create(user=bob).key
+    client = Client()
+    client.force_login(alice)
+    assert "You have no API token." in client.get("/accounts/token/").content.decode()
+    assert client.post("/accounts/token/", {"create": "1"}).status_code == 302
+    key = Token.objects.get(user=alice).key
+    page = client.get("/accounts/token/").content.decode()
+    assert key in page and other not in page
+    assert api_status(key) == 200
+    # Making one again keeps the same token.
+    client.post("/accounts/token/", {"create": "1"})
+    assert Token.objects.get(user=alice).key == key
+    assert client.post("/accounts/token/", {"revoke": "1"}).status_code == 302
+    assert api_status(key) in (401, 403)  # refused
+    assert api_status(other) == 200
+
+
+def test_the_token_page_is_in_three_languages(alice: User) -> None:
+    client = Client()
+    client.force_login(alice)
+    for lang, words in (("nl", "Je hebt geen API-token."), ("ja", "APIトークンはありません。")):
+        client.cookies["django_language"] = lang
+        assert words in client.get("/accounts/token/").content.decode()
+
+
+def test_the_token_page_needs_log_in() -> None:
+    response = Client().get("/accounts/token/")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+    assert Client().post("/accounts/token/", {"create": "1"}).status_code == 302
+    assert not Token.objects.exists()
