@@ -124,3 +124,16 @@ def test_two_tables_saving_the_same_new_definition_at_once_share_one_row(alice: 
     assert CommunityDefinition.objects.filter(clock_id="2-1").count() == 2
     assert ClockTranscription.objects.filter(group=first, latest=True).count() == 1
     assert sorted(first.transcriptions.values_list("version", flat=True)) == [1, 2]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_four_phones_starting_the_session_at_once_start_one(alice: User) -> None:
+    """Four taps on "Start session" at the same moment fill in one session of the evening
+    (fill_in_session takes the campaign lock; without it each saw no session and made one)."""
+    group = services.create_group(alice, "Race", ["Ann", "Ben", "Cleo"])
+    campaign = group.current_campaign()
+    players = list(group.players.all())
+    results = _race([lambda: services.fill_in_session(campaign, players)] * 4)
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert campaign.sessions.count() == 1
+    assert {r.pk for r in results} == {campaign.sessions.get().pk}  # type: ignore[attr-defined]
