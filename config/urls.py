@@ -1,11 +1,20 @@
+from typing import Any
+
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, register_converter
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from django.utils.csp import CSP
+from django.views.decorators.csp import csp_override
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.ids import IdConverter
 
 # Registered before the apps' URLs are included: their ids are <id:…>, never <int:…>.
 register_converter(IdConverter, "id")
+
+# The policy of every page, with inline styles allowed (see the Swagger page below).
+DOCS_CSP: dict[str, Any] = dict(settings.SECURE_CSP)
+DOCS_CSP["style-src"] = [CSP.SELF, CSP.UNSAFE_INLINE]
 
 urlpatterns = [
     path("", include("ops.urls")),
@@ -13,7 +22,13 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # Swagger UI's set-up script is a file of its own (the split view); its page keeps a
+    # small inline <style>, so this page alone allows inline styles.
+    path(
+        "api/docs/",
+        csp_override(DOCS_CSP)(SpectacularSwaggerSplitView.as_view(url_name="api-schema")),
+        name="api-docs",
+    ),
     path("", include("solver.urls")),
     path("", include("campaigns.urls")),
 ]

@@ -51,10 +51,24 @@ def _launch(sync_playwright: Any) -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
+    """A phone-sized page. Anything the Content-Security-Policy refuses on it (an inline
+    script, handler or style; a resource from elsewhere) fails the test that opened it."""
     context = browser.new_context(viewport=PHONE, locale="en-GB")
     page = context.new_page()
+    refused: list[str] = []
+    # The browser's own report names the directive, the file and the element.
+    page.add_init_script(
+        "document.addEventListener('securitypolicyviolation', e => console.error("
+        "'CSP refused: ' + e.violatedDirective + ' at ' + e.sourceFile + ':' + e.lineNumber"
+        " + ' on ' + (e.target && e.target.outerHTML ? e.target.outerHTML.slice(0, 160) : '')))"
+    )
+    page.on(
+        "console",
+        lambda message: refused.append(message.text) if "CSP refused" in message.text else None,
+    )
     yield page
     context.close()
+    assert refused == [], "the Content-Security-Policy refused something"
 
 
 @pytest.fixture

@@ -46,11 +46,11 @@ def test_tapping_the_cards_shows_live_progress_then_the_plan(
     log_in(page, live_server)
     page.goto(f"{live_server.url}/hints/new/?group={group.pk}")
     page.click("label.chip:has-text('2 players')")  # htmx redraws the seats: 4 + 2 each
-    page.wait_for_function("document.querySelectorAll('#seats .set-of-two').length === 2")
+    page.wait_for_function("() => document.querySelectorAll('#seats .set-of-two').length === 2")
     assert page.input_value("input[name=face_up]") == "2"
     screenshot(page, "hint-form-2players-phone-390x844")
     page.click("label.chip:has-text('4 players')")
-    page.wait_for_function("document.querySelectorAll('#seats .seat').length === 4")
+    page.wait_for_function("() => document.querySelectorAll('#seats .seat').length === 4")
     assert page.input_value("input[name=face_up]") == "4"
     # Seats 1-3 start from the group's players; the fourth is nobody yet.
     assert page.input_value("#seat-name-1") == "Ann" and page.input_value("#seat-name-4") == ""
@@ -63,9 +63,7 @@ def test_tapping_the_cards_shows_live_progress_then_the_plan(
     hint = HintRequest.objects.get()
     assert hint.colours == "SSM/MMS/SMM/MSS"
     assert hint.names == ["Ann", "Ben", "Cleo", "Dee"]
-    page.wait_for_function(
-        "Number(document.querySelector('[role=progressbar]')?.getAttribute('aria-valuenow')) >= 20"
-    )
+    page.wait_for_function("() => Number(document.querySelector('progress.progress')?.value) >= 20")
     screenshot(page, "hint-progress-phone-390x844")
     url = page.url
     page.wait_for_selector("text=Say this aloud", timeout=300_000)

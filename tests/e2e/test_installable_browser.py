@@ -9,7 +9,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def _controlled(page: Any) -> None:
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    page.wait_for_function(
+        "() => navigator.serviceWorker && navigator.serviceWorker.controller !== null"
+    )
 
 
 def test_the_service_worker_takes_control_of_the_site(page: Any, live_server: Any) -> None:
