@@ -118,6 +118,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "solver:api-cancel": ("LMMMM", "LHDDA"),  # only the asker (the owner here) stops a hint
     "solver:api-create": ("LMMMM", "LAAAA"),
     "solver:api-detail": ("LHAAA", "LMMMM"),
+    "solver:api-postmortem": ("LMMMM", "LAAAA"),  # a question about a layout: any account
     "solver:cancel": ("LMMMM", "LHDDA"),  # only the asker (the owner here) stops a hint
     "solver:detail": ("LHAAA", "LMMMM"),
     "solver:list": ("LAAAA", "LMMMM"),
