@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaigns', '0007_event_clock_id_holds_a_whole_retrieval'),
+        ('campaigns', '0008_attempt_postmortem'),
     ]
 
     operations = [
