@@ -10,6 +10,14 @@ fresh view each turn from public facts (the board's segments, colours, placers a
 values; the seats' colours; the plan; the face-up budget left) and the player's private
 facts (the cards in hand, the faces of the cards they placed). The view holds no reference
 to the deal, so the other players' hidden values are out of reach.
+
+Slips: real tables do not play a plan perfectly. :func:`slip_of` turns three random numbers
+into a :class:`Slip` (or none) and :func:`slipped_moves` is the player's ranking under it —
+still a plain function of the View, so a slipping player can peek no more than a careful
+one. With probability ``p`` a decision slips; half of the slips misread one face-down card
+that another player placed by ±2 against the plan's belief convention, half play a uniformly
+random placeable move. The random numbers come from their own seed, so ``p = 0`` plays
+exactly the games a careful table plays.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 from rules.cards import Card, Colour
 from rules.clock import Clock
@@ -222,6 +231,15 @@ def rank_moves(view: View) -> list[Move]:
 
 
 def rank_candidates(view: View) -> list[Candidate]:
+    candidates = _candidates(view, None)
+    candidates.sort(key=lambda c: (c.tier, -c.score))
+    return candidates
+
+
+def _candidates(view: View, misread: tuple[int, float] | None) -> list[Candidate]:
+    """Every (card, segment) of this player, cards in :func:`hand_order` and segments in
+    reading order, unsorted. ``misread`` (board index, error) shifts this player's estimate
+    of that card's segment by the error: a face-down card read wrongly."""
     r = rules_for(view.clock, view.seats, view.plan)
     me = view.seat
     pub = [0.0] * SEGMENTS  # the public believed total per position
@@ -249,6 +267,9 @@ def rank_candidates(view: View) -> list[Candidate]:
             moons[p] += 1
             used_moons[placed.seat] += 1
     est = [pub[p] + adj[p] for p in range(SEGMENTS)]
+    if misread is not None:
+        p = r.position(view.board[misread[0]].segment)
+        est[p] = est[p] + misread[1]
     t = len(view.board)
     remaining_after = CARDS_IN_PLAY - t - 1
     suns_left = sum(r.seat_suns) - sum(used_suns)
@@ -304,7 +325,6 @@ def rank_candidates(view: View) -> list[Candidate]:
             face_up = view.face_up_left > 0 and abs(v - r.belief(p, pub[p])) >= r.face_up_threshold
             move = Move(card, r.order[p], face_up)
             candidates.append(Candidate(move, tier, score))
-    candidates.sort(key=lambda c: (c.tier, -c.score))
     return candidates
 
 
@@ -355,3 +375,64 @@ def _still_reachable(
 def choose_move(view: View) -> Move:
     """The plan-following player's move (the best ranked one)."""
     return rank_moves(view)[0]
+
+
+# --- Slips ---------------------------------------------------------------------------------
+
+SLIP_MISREAD = 2.0  # how far off a misread face-down card is, either way
+MOST_SLIP_RATE = 0.5  # the highest slip rate the commands and the API accept
+
+
+@dataclass(frozen=True)
+class Slip:
+    """One decision that departs from the plan.
+
+    ``kind`` "misread": this player reads the ``index``-th face-down card that another
+    player placed (in play order) as ``error`` away from what the plan's belief convention
+    says. ``kind`` "random": this player plays the ``index``-th placeable move (cards in
+    :func:`hand_order`, then segments in reading order) whatever the plan says.
+    """
+
+    kind: Literal["misread", "random"]
+    index: int
+    error: float = 0.0
+
+
+def slip_of(view: View, rate: float, u: tuple[float, float, float]) -> Slip | None:
+    """The slip of this decision, or None: a plain function of the View and three uniform
+    random numbers in [0, 1), so it sees only what the player may know.
+
+    ``u[0] < rate`` slips; then ``u[1] < 0.5`` misreads (``u[2]`` picks the card and the
+    sign among the face-down cards others placed; with none on the board, nothing slips),
+    else a random move (``u[2]`` picks it among the placeable ones). The compiled engine
+    (``agents_fast``) draws the same slips from the same numbers.
+    """
+    if not u[0] < rate:
+        return None
+    if u[1] < 0.5:
+        hidden = [
+            i
+            for i, placed in enumerate(view.board)
+            if not placed.face_up and placed.seat != view.seat
+        ]
+        if not hidden:
+            return None
+        pick = int(u[2] * 2 * len(hidden))
+        return Slip("misread", hidden[pick // 2], SLIP_MISREAD if pick % 2 == 0 else -SLIP_MISREAD)
+    placeable = sum(1 for c in _candidates(view, None) if c.tier < 3)
+    return Slip("random", int(u[2] * placeable))
+
+
+def slipped_moves(view: View, slip: Slip | None) -> list[Move]:
+    """The player's moves, best first, when this decision slips as ``slip`` says (None: the
+    plan's own ranking, :func:`rank_moves`). A random move comes first, then the plan's."""
+    if slip is None:
+        return rank_moves(view)
+    if slip.kind == "misread":
+        ranked = _candidates(view, (slip.index, slip.error))
+        ranked.sort(key=lambda c: (c.tier, -c.score))
+        return [c.move for c in ranked]
+    candidates = _candidates(view, None)
+    placeable = [c.move for c in candidates if c.tier < 3]
+    candidates.sort(key=lambda c: (c.tier, -c.score))
+    return [placeable[slip.index], *(c.move for c in candidates)]

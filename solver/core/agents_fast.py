@@ -1,9 +1,10 @@
 """The compiled engine: the plan-following player of ``solver.core.agents`` in numba.
 
 This is a line-for-line translation of :func:`solver.core.agents.rank_candidates` (first
-choice only) plus the game loop and the resolution of the clock kinds listed in
-``agents.KNOWN_KINDS``. ``tests/solver/test_agents_fast.py`` plays both engines on the same
-deals and demands the same moves and outcomes, so change the two together.
+choice only) and of the slips (:func:`solver.core.agents.slip_of`), plus the game loop and
+the resolution of the clock kinds listed in ``agents.KNOWN_KINDS``.
+``tests/solver/test_agents_fast.py`` and ``tests/solver/test_slips.py`` play both engines on
+the same deals and demand the same moves and outcomes, so change the two together.
 
 Cards are encoded as ``colour * 12 + value - 1`` (Sun = 0, Moon = 1); positions are reading
 positions 0..5 from the start segment.
@@ -17,7 +18,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from .agents import CARDS_IN_PLAY, TableRules
+from .agents import CARDS_IN_PLAY, SLIP_MISREAD, TableRules
 from .plans import AVERAGE_CARD
 
 SEG = 6
@@ -73,6 +74,8 @@ def _play_one(
     info: IntArray,
     face_up_budget: int,
     moves_out: IntArray,  # [12, 4] seat, slot, position, face_up
+    slip_rate: float,
+    slips: FloatArray,  # [12, 3] the three uniform numbers of each decision (agents.slip_of)
 ) -> bool:
     min_count, max_count = ints[0], ints[1]
     min_sun, max_sun, min_moon, max_moon = ints[2], ints[3], ints[4], ints[5]
@@ -117,12 +120,35 @@ def _play_one(
     sums = np.zeros(SEG, dtype=np.int64)
     est = np.zeros(SEG)
     face_up_left = face_up_budget
+    board_pos = np.zeros(CARDS_IN_PLAY, dtype=np.int64)
+    board_seat = np.zeros(CARDS_IN_PLAY, dtype=np.int64)
+    board_face = np.zeros(CARDS_IN_PLAY, dtype=np.int64)
 
     for t in range(CARDS_IN_PLAY):
         me = (opener + t) % players
         extras_in = players != 2 or t >= 4
         for p in range(SEG):
             est[p] = pub[p] + adj[me, p]
+        random_move = False
+        if slips[t, 0] < slip_rate:
+            if slips[t, 1] < 0.5:
+                # Misread the pick // 2-th face-down card another player placed by ±2.
+                n_hidden = 0
+                for i in range(t):
+                    if board_face[i] == 0 and board_seat[i] != me:
+                        n_hidden += 1
+                if n_hidden > 0:
+                    pick = int(slips[t, 2] * 2 * n_hidden)
+                    k = pick // 2
+                    for i in range(t):
+                        if board_face[i] == 0 and board_seat[i] != me:
+                            if k == 0:
+                                error = SLIP_MISREAD if pick % 2 == 0 else -SLIP_MISREAD
+                                est[board_pos[i]] = est[board_pos[i]] + error
+                                break
+                            k -= 1
+            else:
+                random_move = True
         remaining_after = CARDS_IN_PLAY - t - 1
         suns_left = total_suns - used_suns.sum()
         moons_left = total_moons - used_moons.sum()
@@ -134,7 +160,25 @@ def _play_one(
         best_score = 0.0
         best_slot = -1
         best_p = -1
-        for k in range(n_slots[me]):
+        if random_move:
+            # A uniformly random placeable move: cards in hand order, then positions.
+            n_cards = 0
+            for k in range(n_slots[me]):
+                s = order[me, k]
+                if not (used[s] == 1 or (slot_extra[s] == 1 and not extras_in)):
+                    n_cards += 1
+            per_card = 1 if t < n_first else SEG
+            j = int(slips[t, 2] * (n_cards * per_card))
+            for k in range(n_slots[me]):
+                s = order[me, k]
+                if used[s] == 1 or (slot_extra[s] == 1 and not extras_in):
+                    continue
+                if j < per_card:
+                    best_slot = s
+                    best_p = info[2 + t] if t < n_first else j
+                    break
+                j -= per_card
+        for k in range(n_slots[me] if best_slot < 0 else 0):
             s = order[me, k]
             if used[s] == 1 or (slot_extra[s] == 1 and not extras_in):
                 continue
@@ -219,6 +263,9 @@ def _play_one(
         b = _belief(targets[p], pub[p], w)
         face_up = face_up_left > 0 and abs(v - b) >= threshold
         used[s] = 1
+        board_pos[t] = p
+        board_seat[t] = me
+        board_face[t] = 1 if face_up else 0
         moves_out[t, 0] = me
         moves_out[t, 1] = s
         moves_out[t, 2] = p
@@ -266,12 +313,14 @@ def play_many(
     info: IntArray,
     face_up_budget: int,
     moves_out: IntArray,  # [games, 12, 4]
+    slip_rate: float,
+    slips: FloatArray,  # [games, 12, 3]
 ) -> npt.NDArray[np.bool_]:
     games = values.shape[0]
     passed = np.zeros(games, dtype=np.bool_)
     for g in numba.prange(games):
         passed[g] = _play_one(
             values[g], slot_colour, slot_seat, slot_extra, ints, floats, allowed, scalars,
-            info, face_up_budget, moves_out[g],
+            info, face_up_budget, moves_out[g], slip_rate, slips[g],
         )  # fmt: skip
     return passed

@@ -12,6 +12,10 @@ Two engines play the same players:
 Deals are drawn uniformly among those with the seats' colours, letter by letter (the same
 law as ``rules.deals.deal_for_colours``), from a numpy generator so that both engines, and
 every plan compared in a search, play exactly the same deals for a given seed.
+
+Slips (``agents.slip_of``): with a slip rate above 0, each decision of each game also gets
+three uniform random numbers (:func:`draw_slips`), drawn from a seed of their own so that the
+deals do not change with the rate, and at rate 0 every game is exactly the careful one.
 """
 
 from __future__ import annotations
@@ -32,7 +36,17 @@ from rules.referee import check_move
 from rules.seats import Seats
 from rules.validate import passes
 
-from .agents import CARDS_IN_PLAY, PublicMove, TableRules, View, rank_moves, rules_for
+from .agents import (
+    CARDS_IN_PLAY,
+    MOST_SLIP_RATE,
+    PublicMove,
+    TableRules,
+    View,
+    rank_moves,
+    rules_for,
+    slip_of,
+    slipped_moves,
+)
 from .agents_fast import pack, play_many
 from .plans import Plan
 
@@ -112,6 +126,32 @@ def draw_values(seats: Seats, games: int, seed: int) -> npt.NDArray[np.int64]:
     return values
 
 
+SLIP_NUMBERS = 3  # uniform numbers per decision: does it slip, how, which
+
+
+def draw_slips(games: int, seed: int) -> npt.NDArray[np.float64]:
+    """The slip random numbers of ``games`` games, [games, 12, 3], uniform in [0, 1).
+
+    Their own stream (seed ``(seed, 7)``), so a game's deal is the same at every slip rate,
+    and the games of two plans compared on the same seed slip at the same moments."""
+    rng = np.random.default_rng([seed, 7])
+    return rng.random((games, CARDS_IN_PLAY, SLIP_NUMBERS))
+
+
+def no_slips(games: int) -> npt.NDArray[np.float64]:
+    """Slip numbers that never slip (each decision's first number is 1, above any rate)."""
+    return np.ones((games, CARDS_IN_PLAY, SLIP_NUMBERS))
+
+
+def check_slip_rate(rate: float) -> float:
+    """``rate`` if it is a slip rate the solver takes (0 to 0.5), else ValueError."""
+    if isinstance(rate, bool) or not isinstance(rate, int | float) or not math.isfinite(rate):
+        raise ValueError(f"The slip rate must be a number from 0 to {MOST_SLIP_RATE}.")
+    if not 0 <= rate <= MOST_SLIP_RATE:
+        raise ValueError(f"The slip rate must be from 0 to {MOST_SLIP_RATE}, not {rate:g}.")
+    return float(rate)
+
+
 def deal_of(seats: Seats, values: npt.NDArray[np.int64]) -> Deal:
     """One row of ``draw_values`` as a rules.deals.Deal."""
     slots = slots_for(seats)
@@ -147,8 +187,13 @@ def play_reference(
     face_up: int,
     deal: Deal,
     player: Player = rank_moves,
+    slip_rate: float = 0.0,
+    slips: npt.NDArray[np.float64] | None = None,
 ) -> GameRecord:
-    """Play one deal silently; ``player`` sees only the View it is handed."""
+    """Play one deal silently; ``player`` sees only the View it is handed.
+
+    With ``slip_rate`` > 0 and ``slips`` (one game's [12, 3] row of :func:`draw_slips`), each
+    decision may slip (``agents.slip_of``) and is then played by ``agents.slipped_moves``."""
     players = seats.players
     rules = rules_for(clock, seats, plan)
     hands = [list(h) for h in deal.hands]
@@ -174,9 +219,13 @@ def play_reference(
             ),
             face_up_left=face_up_left,
         )
-        move = _first_legal(
-            clock, seats, moves, player(view), seat, hands[seat], face_up, rules.opener
-        )
+        ranked = player(view)
+        if slip_rate > 0 and slips is not None:
+            u = slips[t]
+            slip = slip_of(view, slip_rate, (float(u[0]), float(u[1]), float(u[2])))
+            if slip is not None:
+                ranked = slipped_moves(view, slip)
+        move = _first_legal(clock, seats, moves, ranked, seat, hands[seat], face_up, rules.opener)
         moves.append(move)
         placers.append(seat)
         hands[seat].remove(move.card)
@@ -230,15 +279,22 @@ class Batch:
 
 
 def play_compiled(
-    rules: TableRules, seats: Seats, values: npt.NDArray[np.int64], face_up: int
+    rules: TableRules,
+    seats: Seats,
+    values: npt.NDArray[np.int64],
+    face_up: int,
+    slip_rate: float = 0.0,
+    slips: npt.NDArray[np.float64] | None = None,
 ) -> Batch:
     slots = slots_for(seats)
+    if slips is None or slip_rate <= 0:
+        slip_rate, slips = 0.0, no_slips(values.shape[0])
     table = pack(rules)
     moves = np.zeros((values.shape[0], CARDS_IN_PLAY, 4), dtype=np.int64)
     passed = play_many(
         np.ascontiguousarray(values), slots.colour, slots.seat, slots.extra,
         table.ints, table.floats, table.allowed, table.scalars, table.info,
-        face_up, moves,
+        face_up, moves, float(slip_rate), np.ascontiguousarray(slips, dtype=np.float64),
     )  # fmt: skip
     return Batch(passed, moves)
 
@@ -250,16 +306,23 @@ def pass_count(
     face_up: int,
     values: npt.NDArray[np.int64],
     engine: Engine = "auto",
+    slip_rate: float = 0.0,
+    slips: npt.NDArray[np.float64] | None = None,
 ) -> int:
-    """How many of the given deals the plan passes."""
+    """How many of the given deals the plan passes; with ``slip_rate`` and ``slips`` (the
+    :func:`draw_slips` rows of the same games), with slips."""
     rules = rules_for(clock, seats, plan)
     if engine == "compiled" or (engine == "auto" and rules.compiled_ok):
         if not rules.compiled_ok:
             raise ValueError("the compiled engine does not model every rule of this clock")
-        return int(play_compiled(rules, seats, values, face_up).passed.sum())
+        return int(play_compiled(rules, seats, values, face_up, slip_rate, slips).passed.sum())
     return sum(
-        play_reference(clock, seats, plan, face_up, deal_of(seats, row)).passed for row in values
-    )
+        play_reference(
+            clock, seats, plan, face_up, deal_of(seats, row), rank_moves, slip_rate,
+            None if slips is None else slips[g],
+        ).passed
+        for g, row in enumerate(values)
+    )  # fmt: skip
 
 
 def simulate(
@@ -270,17 +333,21 @@ def simulate(
     games: int,
     seed: int,
     engine: Engine = "auto",
+    slip_rate: float = 0.0,
 ) -> SimResult:
     """Play ``games`` deals consistent with the seats' colours silently with ``plan``.
 
     Deterministic under ``seed``. ``face_up`` is the group's budget of face-up cards.
+    ``slip_rate`` (0 to 0.5) is the chance that a decision slips (``agents.slip_of``).
     """
     if games < 1:
         raise ValueError("games must be at least 1")
     if not 0 <= face_up <= seats.most_face_up:
         raise ValueError(f"face_up must be 0..{seats.most_face_up}, not {face_up}")
+    slip_rate = check_slip_rate(slip_rate)
     values = draw_values(seats, games, seed)
-    passed = pass_count(clock, seats, plan, face_up, values, engine)
+    slips = draw_slips(games, seed) if slip_rate > 0 else None
+    passed = pass_count(clock, seats, plan, face_up, values, engine, slip_rate, slips)
     return SimResult(passed / games, wilson(passed, games), games)
 
 

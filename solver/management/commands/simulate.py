@@ -1,8 +1,9 @@
 """``python manage.py simulate CLOCK --colours C --plan FILE [--face-up N] [--games N]
-[--seed S] [--json] [--clock-file FILE] [--base-rules]``
+[--seed S] [--slips P] [--json] [--clock-file FILE] [--base-rules]``
 
 Plays a plan (the ``plan`` object that ``hint --json`` prints, edited or not) in silent
-simulation and prints its pass rate with a 95% interval. Bad input — including a plan file
+simulation and prints its pass rate with a 95% interval; with ``--slips P`` each decision
+slips with probability P (``solver.core.agents.slip_of``). Bad input — including a plan file
 that breaks the plan schema — is one line on stderr and exit 2, never a traceback.
 """
 
@@ -16,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from solver.core.plans import Plan
 from solver.core.simulate import simulate, table_from_arguments
-from solver.management import add_table_arguments
+from solver.management import add_slips_argument, add_table_arguments, slip_rate_argument
 
 MAX_GAMES = 10_000_000
 MAX_PLAN_BYTES = 100_000  # a plan is a few hundred bytes
@@ -53,6 +54,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--games", type=int, default=10_000, help="games to play")
         parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+        add_slips_argument(parser, 0.0)
         parser.add_argument(
             "--base-rules",
             action="store_true",
@@ -72,16 +74,20 @@ class Command(BaseCommand):
             games = options["games"]
             if not 1 <= games <= MAX_GAMES:
                 raise ValueError(f"--games must be 1..{MAX_GAMES:,}, not {games}.")
+            slip_rate = slip_rate_argument(options["slips"])
             plan = read_plan(options["plan"], seats.players)
-            result = simulate(clock, seats, plan, face_up, games, options["seed"])
+            result = simulate(
+                clock, seats, plan, face_up, games, options["seed"], slip_rate=slip_rate
+            )
         except ValueError as error:
             raise CommandError(str(error), returncode=2) from None
 
         if options["json"]:
-            self.stdout.write(json.dumps(result.to_json()))
+            self.stdout.write(json.dumps({**result.to_json(), "slip_rate": slip_rate}))
             return
         low, high = result.interval
+        slipping = f", a decision slipping with chance {slip_rate:g}" if slip_rate else ""
         self.stdout.write(
             f"Pass rate {result.pass_rate:.3f} (95% {low:.3f}–{high:.3f}) over {result.games} "
-            "simulated games."
+            f"simulated games{slipping}."
         )
