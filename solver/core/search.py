@@ -7,11 +7,19 @@ the survivors are compared on tens of thousands. New plans are bred around the s
 between rounds. The winner and the baseline plan are then played on **fresh** deals that
 took no part in the selection: that is the rate we report, so it is not inflated by having
 picked the luckiest plan.
+
+Slips: plans are raced and fine-tuned on their rate **with slips** (``agents.slip_of``, at
+the hint's slip rate), every plan meeting the same slips on the same deals. The search then
+measures a few candidates clean and with slips — the leader, simpler versions of it, the best
+clean plan of the last round and the prior — and offers up to three (:class:`Alternative`):
+recommended (best with slips), simplest (fewest sentences within 0.05 of it) and bold (best
+clean rate). Each is reported clean and with slips on the fresh deals.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -24,7 +32,7 @@ from rules.seats import Seats
 
 from .agents import rules_for
 from .plans import Plan, baseline_plan, colour_owners, h_plan, reading_order, shaped_targets
-from .simulate import draw_values, pass_count, wilson
+from .simulate import check_slip_rate, draw_slips, draw_values, pass_count, wilson
 from .words import all_words
 
 
@@ -45,34 +53,92 @@ class Stage:
 
 
 # In the order a search goes through them: starting; racing plans round by round; fine-tuning
-# the leader step by step; the winner (1 of 2) and the baseline (2 of 2) on fresh deals; the
-# perfect-information odds; done.
-STAGES = ("search", "racing", "fine-tuning", "fresh deals", "odds", "done")
+# the leader step by step; choosing the plans to offer; each offered plan, then the baseline,
+# on fresh deals (step k of n); the perfect-information odds; done.
+STAGES = ("search", "racing", "fine-tuning", "choosing", "fresh deals", "odds", "done")
 
 Progress = Callable[[int, Stage, "HintResult | None"], None]
 
 
 @dataclass(frozen=True)
-class HintResult:
+class Alternative:
+    """One of the plans a hint offers: ``kinds`` says which roles it fills —
+    "recommended" (best with slips), "simplest" (fewest sentences to say, within
+    SIMPLEST_WITHIN of the recommended rate with slips) and "bold" (best clean rate). Rates
+    on the hint's fresh deals, clean and with slips."""
+
+    kinds: tuple[str, ...]
     plan: Plan
     pass_rate: float
+    interval: tuple[float, float]
+    pass_rate_with_slips: float
+    interval_with_slips: tuple[float, float]
+    words: dict[str, str]
+
+    @property
+    def sentences(self) -> int:
+        return sentence_count(self.words["en"])
+
+    @property
+    def word_count(self) -> int:
+        return len(self.words["en"].split())
+
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        return {
+            "kinds": list(self.kinds),
+            "plan": self.plan.to_json(),
+            "pass_rate": round(self.pass_rate, 4),
+            "interval": _rounded(self.interval),
+            "pass_rate_with_slips": round(self.pass_rate_with_slips, 4),
+            "interval_with_slips": _rounded(self.interval_with_slips),
+            "sentences": self.sentences,
+            "word_count": self.word_count,
+            "words": self.words[lang],
+            "words_all": dict(self.words),
+        }
+
+
+def sentence_count(text: str) -> int:
+    """Sentences in a plan's English words: what a table has to say aloud."""
+    return len(re.findall(r"[.!?](?:\s|$)", text.strip()))
+
+
+def _rounded(interval: tuple[float, float]) -> list[float]:
+    return [round(interval[0], 4), round(interval[1], 4)]
+
+
+@dataclass(frozen=True)
+class HintResult:
+    plan: Plan
+    pass_rate: float  # clean: everyone plays the plan as said
     interval: tuple[float, float]
     baseline_rate: float
     odds: float | None  # perfect-information odds; None when they could not be computed
     games: int  # fresh deals behind pass_rate and baseline_rate
     words: dict[str, str]
     partial: bool  # True for a best-so-far result (rate measured on search deals)
+    slip_rate: float = 0.0  # the chance that a decision slips (agents.slip_of)
+    pass_rate_with_slips: float | None = None  # the plan's rate at slip_rate; None: = clean
+    interval_with_slips: tuple[float, float] | None = None
+    alternatives: tuple[Alternative, ...] = ()  # empty for a best-so-far result
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
         """The ``hint --json`` object (docs/api.md)."""
+        with_slips = (
+            self.pass_rate if self.pass_rate_with_slips is None else self.pass_rate_with_slips
+        )
         return {
             "plan": self.plan.to_json(),
             "pass_rate": round(self.pass_rate, 4),
-            "interval": [round(self.interval[0], 4), round(self.interval[1], 4)],
+            "interval": _rounded(self.interval),
             "baseline_rate": round(self.baseline_rate, 4),
             "odds": None if self.odds is None else round(self.odds, 4),
             "games": self.games,
             "words": self.words[lang],
+            "slip_rate": self.slip_rate,
+            "pass_rate_with_slips": round(with_slips, 4),
+            "interval_with_slips": _rounded(self.interval_with_slips or self.interval),
+            "alternatives": [a.to_json(lang) for a in self.alternatives],
         }
 
 
@@ -224,6 +290,14 @@ def _seed_for(seed: int, *stream: int) -> int:
 _SEARCH, _FRESH, _BREED = 1, 2, 3
 
 
+SLIP_RATE = 0.05  # a hint's default: a slip every twenty decisions
+SIMPLEST_WITHIN = 0.05  # the simplest plan may lose this much of the rate with slips
+# The share of the progress bar the odds take when they are computed; the search takes the
+# rest, in proportion to the games it plays, so the bar moves at an even pace to 100.
+ODDS_SHARE = 12
+SLICE = 5000  # games per pass_count call: progress is reported after each slice
+
+
 def recommend(
     clock: Clock,
     seats: Seats,
@@ -235,15 +309,19 @@ def recommend(
     odds_samples: int | None = None,
     compute_odds: bool = True,
     names: Sequence[str] | None = None,
+    slip_rate: float = SLIP_RATE,
 ) -> HintResult:
-    """Search for the plan with the best simulated pass rate (see the module docstring).
+    """Search for the plan with the best simulated pass rate with slips (see the module
+    docstring), and offer up to three plans (:class:`Alternative`).
 
     ``effort`` scales the number of simulated games (1.0: a few seconds). ``progress`` is
     called often (several times a second) with a percentage, a :class:`Stage` and the best
     result so far. ``base_rules`` plays an untranscribed clock under the base rules only; without it
     an untranscribed clock is a ValueError. ``odds_samples`` asks for sampled rather than
     exact odds; ``compute_odds=False`` leaves them out (None). ``names`` are the players'
-    names in seating order, for the words. Deterministic under ``seed``.
+    names in seating order, for the words. ``slip_rate`` (0 to 0.5) is the chance that a
+    decision slips (``agents.slip_of``); at 0 the search selects on the clean rate.
+    Deterministic under ``seed``.
     """
     if not clock.transcribed:
         if not base_rules:
@@ -257,36 +335,84 @@ def recommend(
         raise ValueError(f"face_up must be 0..{seats.most_face_up}, not {face_up}")
     if effort <= 0:
         raise ValueError("effort must be positive")
+    slip_rate = check_slip_rate(slip_rate)
+    slipping = slip_rate > 0
 
     report = progress or (lambda percent, stage, best: None)
     players = seats.players
     baseline = baseline_plan(clock, seats, face_up)
     compiled = rules_for(clock, seats, baseline).compiled_ok
     schedule = _schedule(effort, compiled)
-    total = sum(n * g for n, g, _ in schedule.rounds) + 2 * schedule.final_games
-    total += players * schedule.rounds[-1][1] + (schedule.climb[0] + 1) * schedule.climb[1]
-    done = 0
+    twice = 2 if slipping else 1  # plans measured clean and with slips
+    last_games = schedule.rounds[-1][1]
+    total = sum((n + 1 + (twice - 1) * 2) * g for n, g, _ in schedule.rounds)
+    total += (players + (twice - 1) * (2 + players)) * last_games
+    total += (schedule.climb[0] + 1) * schedule.climb[1]
+    total += _CHOICES * twice * schedule.climb[1]
+    total += (3 * twice + twice) * schedule.final_games
+    top = 100 - ODDS_SHARE if compute_odds else 99
+    # The bar: ``done`` games of ``total`` map linearly onto ``start``..``top`` percent, from
+    # the game count ``offset`` on. Once the rest of the work is known exactly, ``rest``
+    # re-aims the same line from where the bar is, so it neither jumps nor stalls.
+    meter = {"done": 0, "shown": 0, "total": total, "offset": 0, "start": 0}
     best: HintResult | None = None
-    report(0, Stage("search"), None)
 
-    def passes(plan: Plan, values: npt.NDArray[np.int64], stage: Stage) -> int:
-        # The reference engine (clocks with rule kinds the compiled one lacks) plays a few
-        # hundred games a second: count in slices so the caller still hears every fraction
-        # of a second. Reads ``done`` and ``best`` as they are when it runs.
-        step = len(values) if compiled else 25
+    def tell(stage: Stage, percent: int | None = None) -> None:
+        if percent is None:
+            share = (meter["done"] - meter["offset"]) / max(1, meter["total"])
+            percent = min(top, int(meter["start"] + (top - meter["start"]) * share))
+        meter["shown"] = max(meter["shown"], min(99, percent))
+        report(meter["shown"], stage, best)
+
+    def rest(games: int) -> None:
+        meter.update(total=games, offset=meter["done"], start=meter["shown"])
+
+    tell(Stage("search"), 0)
+
+    def passes(
+        plan: Plan,
+        values: npt.NDArray[np.int64],
+        slips: npt.NDArray[np.float64] | None,
+        stage: Stage,
+    ) -> int:
+        # Counted in slices so that the caller hears every fraction of a second, also during
+        # the long evaluations at the end (the reference engine, for clocks with rule kinds
+        # the compiled one lacks, plays only a few hundred games a second).
+        step = SLICE if compiled else 25
         passed = 0
         for start in range(0, len(values), step):
-            passed += pass_count(clock, seats, plan, face_up, values[start : start + step])
-            if not compiled:
-                report(min(95, int(100 * done / total)), stage, best)
+            part = values[start : start + step]
+            if slips is None:
+                passed += pass_count(clock, seats, plan, face_up, part)
+            else:
+                passed += pass_count(
+                    clock,
+                    seats,
+                    plan,
+                    face_up,
+                    part,
+                    "auto",
+                    slip_rate,
+                    slips[start : start + step],
+                )
+            meter["done"] += len(part)
+            tell(stage)
         return passed
+
+    def common(
+        games: int, stream_seed: int
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64] | None]:
+        """Common deals, and common slips for them: every plan meets the same luck."""
+        values = draw_values(seats, games, stream_seed)
+        return values, (draw_slips(games, stream_seed) if slipping else None)
 
     rng = np.random.default_rng(_seed_for(seed, _BREED))
     # The "H" plan (``plans.h_plan``) is a strong prior: most of the first field are variations
     # of it, a third are wild guesses in case this clock wants something else.
-    pool: list[Genes] = [_PRIORS.get(players, _h_genes()), _h_genes(), *_OTHER_STARTS]
+    prior = _PRIORS.get(players, _h_genes())
+    pool: list[Genes] = [prior, _h_genes(), *_OTHER_STARTS]
     scored: list[tuple[float, int, Genes]] = []
-    baseline_score = 0.0
+    clean_field: list[tuple[float, int, Genes]] = []
     for round_index, (size, games, keep) in enumerate(schedule.rounds):
         # Refill the field: random plans in the first round, offspring of survivors later.
         scale = 1.0 / (1 + round_index)
@@ -303,33 +429,48 @@ def recommend(
             else:
                 parent = pool[int(rng.integers(0, survivors))]
                 pool.append(_mutate(rng, parent, clock, players, scale))
-        values = draw_values(seats, games, _seed_for(seed, _SEARCH, round_index))
+        values, slips = common(games, _seed_for(seed, _SEARCH, round_index))
         stage = Stage("racing", round_index + 1, len(schedule.rounds))
-        baseline_score = passes(baseline, values, stage) / games
+        baseline_score = passes(baseline, values, slips, stage) / games
         scored = []
         for index, genes in enumerate(pool):
-            rate = passes(genes.plan(clock, seats), values, stage) / games
+            rate = passes(genes.plan(clock, seats), values, slips, stage) / games
             scored.append((rate, index, genes))
-            done += games
-            report(min(95, int(100 * done / total)), stage, best)
         scored.sort(key=lambda x: (-x[0], x[1]))
+        if last:
+            # The clean rates of the last field: the best of them is the "bold" candidate.
+            clean_field = [
+                (
+                    (passes(g.plan(clock, seats), values, None, stage) / games) if slipping else r,
+                    i,
+                    g,
+                )
+                for r, i, g in scored
+            ]
+            clean_field.sort(key=lambda x: (-x[0], x[1]))
         pool = [g for _, _, g in scored[:keep]]
         # Best-so-far, measured on search deals (so marked partial): what a task stores if
         # it is stopped before the fresh evaluation.
         top_rate = scored[0][0]
-        if top_rate >= baseline_score:
-            best_plan, best_rate = pool[0].plan(clock, seats), top_rate
+        best_plan = pool[0].plan(clock, seats) if top_rate >= baseline_score else baseline
+        best_slips = max(top_rate, baseline_score)
+        if slipping:
+            best_clean = passes(best_plan, values, None, stage) / games
+            baseline_clean = passes(baseline, values, None, stage) / games
         else:
-            best_plan, best_rate = baseline, baseline_score
+            best_clean, baseline_clean = best_slips, baseline_score
         best = HintResult(
             plan=best_plan,
-            pass_rate=best_rate,
-            interval=wilson(round(best_rate * games), games),
-            baseline_rate=baseline_score,
+            pass_rate=best_clean,
+            interval=wilson(round(best_clean * games), games),
+            baseline_rate=baseline_clean,
             odds=None,
             games=games,
             words=all_words(best_plan, clock, seats, face_up, names),
             partial=True,
+            slip_rate=slip_rate,
+            pass_rate_with_slips=best_slips,
+            interval_with_slips=wilson(round(best_slips * games), games),
         )
 
     # Hill-climb: small changes to the leader on one large common sample, kept only when
@@ -337,53 +478,162 @@ def recommend(
     # tenths on a target or a weight are worth a point or two of pass rate).
     steps, games = schedule.climb
     leader = pool[0]
+    climb_values, climb_slips = common(max(games, 1000), _seed_for(seed, _SEARCH, 99))
     if steps:
-        values = draw_values(seats, games, _seed_for(seed, _SEARCH, 99))
-        leader_passes = passes(leader.plan(clock, seats), values, Stage("fine-tuning", 0, steps))
+        leader_passes = passes(
+            leader.plan(clock, seats), climb_values, climb_slips, Stage("fine-tuning", 0, steps)
+        )
         for step in range(steps):
-            done += games
             stage = Stage("fine-tuning", step + 1, steps)
-            report(min(95, int(100 * done / total)), stage, best)
+            tell(stage)
             candidate = _mutate(rng, leader, clock, players, 0.5)
-            candidate_passes = passes(candidate.plan(clock, seats), values, stage)
+            candidate_passes = passes(
+                candidate.plan(clock, seats), climb_values, climb_slips, stage
+            )
             if candidate_passes > leader_passes:
                 leader, leader_passes = candidate, candidate_passes
-        if best is not None and leader_passes / games > best.pass_rate:
-            plan = leader.plan(clock, seats)
+
+    # The choice: the leader, the best clean plan of the last round, today's prior and
+    # simpler versions of the leader, each measured clean and with slips on the fine-tuning
+    # deals. The recommended plan is the best with slips, the bold one the best clean one,
+    # the simplest the one with fewest sentences within SIMPLEST_WITHIN of the recommended.
+    stage = Stage("choosing")
+    tell(stage)
+    choices: list[Plan] = []
+    for plan in (
+        leader.plan(clock, seats),
+        *(g.plan(clock, seats) for g in _simpler(leader)),
+        *(g.plan(clock, seats) for _, _, g in clean_field[:1]),
+        prior.plan(clock, seats),
+    ):
+        if plan not in choices:  # plans hold dicts: compared, not hashed
+            choices.append(plan)
+    choices = choices[:_CHOICES]
+    measured = []
+    n_climb = len(climb_values)
+    rest(len(choices) * twice * n_climb + 4 * twice * schedule.final_games)
+    for plan in choices:
+        won_slips = passes(plan, climb_values, climb_slips, stage)
+        won = passes(plan, climb_values, None, stage) if slipping else won_slips
+        words = all_words(plan, clock, seats, face_up, names)
+        measured.append(
+            (plan, won / n_climb, won_slips / n_climb, sentence_count(words["en"]), words)
+        )
+    roles = _roles(measured)
+    if best is not None:
+        plan, clean, with_slips, _, words = measured[roles["recommended"]]
+        if with_slips > (best.pass_rate_with_slips or 0.0):
             best = replace(
                 best,
                 plan=plan,
-                pass_rate=leader_passes / games,
-                interval=wilson(leader_passes, games),
-                games=games,
-                words=all_words(plan, clock, seats, face_up, names),
+                pass_rate=clean,
+                interval=wilson(round(clean * n_climb), n_climb),
+                pass_rate_with_slips=with_slips,
+                interval_with_slips=wilson(round(with_slips * n_climb), n_climb),
+                games=n_climb,
+                words=words,
             )
 
-    report(95, Stage("fresh deals", 1, 2), best)
-    winner = leader.plan(clock, seats)
+    # Fresh deals, which took no part in the choice: the rates we report, for each plan
+    # offered and the baseline, clean and with slips, on the same deals and slips.
     n = schedule.final_games
-    fresh = draw_values(seats, n, _seed_for(seed, _FRESH))
-    won = passes(winner, fresh, Stage("fresh deals", 1, 2))
-    report(96, Stage("fresh deals", 2, 2), best)
-    base_won = passes(baseline, fresh, Stage("fresh deals", 2, 2))
-    if won < base_won:
+    fresh, fresh_slips = common(n, _seed_for(seed, _FRESH))
+    offered = list(dict.fromkeys(roles.values()))
+    checks = len(offered) + 1
+    rest(checks * twice * n)
+    results: dict[int, tuple[int, int]] = {}
+    for step, index in enumerate(offered):
+        stage = Stage("fresh deals", step + 1, checks)
+        tell(stage)
+        plan = measured[index][0]
+        won = passes(plan, fresh, None, stage)
+        won_slips = passes(plan, fresh, fresh_slips, stage) if slipping else won
+        results[index] = (won, won_slips)
+    stage = Stage("fresh deals", checks, checks)
+    tell(stage)
+    base_won = passes(baseline, fresh, None, stage)
+    base_slips = passes(baseline, fresh, fresh_slips, stage) if slipping else base_won
+    alternatives = []
+    for index in offered:
+        plan, _, _, _, words = measured[index]
+        won, won_slips = results[index]
+        alternatives.append(
+            Alternative(
+                kinds=tuple(kind for kind in KINDS if roles[kind] == index),
+                plan=plan,
+                pass_rate=won / n,
+                interval=wilson(won, n),
+                pass_rate_with_slips=won_slips / n,
+                interval_with_slips=wilson(won_slips, n),
+                words=words,
+            )
+        )
+    chosen = alternatives[0]
+    if (base_slips, base_won) > (
+        results[roles["recommended"]][1],
+        results[roles["recommended"]][0],
+    ):
         # Rare (the race compares with the baseline on many deals) but possible by chance:
         # never recommend something that did worse than the fixed plan on the honest test.
-        winner, won = baseline, base_won
-    report(98, Stage("odds"), best)
-    odds = _odds(clock, seats, seed, odds_samples, report, best) if compute_odds else None
+        words = all_words(baseline, clock, seats, face_up, names)
+        chosen = Alternative(
+            ("recommended",), baseline, base_won / n, wilson(base_won, n), base_slips / n,
+            wilson(base_slips, n), words,
+        )  # fmt: skip
+        alternatives = [
+            chosen,
+            *(
+                replace(a, kinds=tuple(k for k in a.kinds if k != "recommended"))
+                for a in alternatives
+            ),
+        ]
+        alternatives = [a for a in alternatives if a.kinds]
+    stage = Stage("odds")
+    tell(stage, top)
+    odds = _odds(clock, seats, seed, odds_samples, report, best, top) if compute_odds else None
     result = HintResult(
-        plan=winner,
-        pass_rate=won / n,
-        interval=wilson(won, n),
+        plan=chosen.plan,
+        pass_rate=chosen.pass_rate,
+        interval=chosen.interval,
         baseline_rate=base_won / n,
         odds=odds,
         games=n,
-        words=all_words(winner, clock, seats, face_up, names),
+        words=chosen.words,
         partial=False,
+        slip_rate=slip_rate,
+        pass_rate_with_slips=chosen.pass_rate_with_slips,
+        interval_with_slips=chosen.interval_with_slips,
+        alternatives=tuple(alternatives),
     )
     report(100, Stage("done"), result)
     return result
+
+
+KINDS = ("recommended", "simplest", "bold")
+_CHOICES = 6  # plans compared in the choice, at most
+
+
+def _simpler(genes: Genes) -> list[Genes]:
+    """Versions of a plan with less to say: no value band on the piles, no "open every
+    segment" rule, neither."""
+    return [
+        replace(genes, pile_floor=0.0),
+        replace(genes, open_bonus=min(genes.open_bonus, 1.0)),
+        replace(genes, pile_floor=0.0, open_bonus=min(genes.open_bonus, 1.0)),
+    ]
+
+
+def _roles(measured: list[tuple[Plan, float, float, int, dict[str, str]]]) -> dict[str, int]:
+    """Which measured plan fills each role (index into ``measured``; earlier wins ties)."""
+    indices = range(len(measured))
+    recommended = max(indices, key=lambda i: (measured[i][2], measured[i][1], -i))
+    bold = max(indices, key=lambda i: (measured[i][1], measured[i][2], -i))
+    floor = measured[recommended][2] - SIMPLEST_WITHIN
+    simplest = min(
+        (i for i in indices if measured[i][2] >= floor),
+        key=lambda i: (measured[i][3], -measured[i][2], i),
+    )
+    return {"recommended": recommended, "simplest": simplest, "bold": bold}
 
 
 def _odds(
@@ -393,15 +643,20 @@ def _odds(
     samples: int | None,
     report: Progress,
     best: HintResult | None,
+    start: int,
 ) -> float | None:
     """The perfect-information odds (``solver.core.odds.odds``), or None when the clock
     has a rule kind the oracle does not know: the hint is still worth giving."""
     from .odds import odds  # imported late: only a finished search needs the oracle
 
+    shown = [start]
+
     def forward(percent: int, stage: str) -> None:
-        # The odds are the last few percent of the job.
+        # The odds are the last ODDS_SHARE percent of the job: their own percentage moves
+        # the bar from ``start`` towards 100.
         del stage  # the odds' own step, in English: the search's stage is enough
-        report(98 + min(1, percent // 50), Stage("odds"), best)
+        shown[0] = max(shown[0], min(99, start + (100 - start) * int(percent) // 100))
+        report(shown[0], Stage("odds"), best)
 
     try:
         return float(odds(clock, seats, samples=samples, seed=seed, progress=forward).odds)
@@ -409,4 +664,4 @@ def _odds(
         return None
 
 
-__all__ = ["STAGES", "HintResult", "Stage", "recommend", "baseline_plan", "h_plan"]
+__all__ = ["STAGES", "Alternative", "HintResult", "Stage", "recommend", "baseline_plan", "h_plan"]

@@ -41,11 +41,30 @@ def test_hint_json_has_the_public_keys() -> None:
     data = json.loads(_run("hint", "1-1", "--colours", COLOURS, "--json"))
     assert set(data) == {
         "plan", "pass_rate", "interval", "baseline_rate", "odds", "games", "words", "lines",
-        "details",
+        "details", "slip_rate", "pass_rate_with_slips", "interval_with_slips", "alternatives",
     }  # fmt: skip
     assert len(data["lines"]) == 3 and data["words"] == " ".join(data["lines"])
     assert data["plan"]["owners"] == {"1": [1]}
     assert data["words"].startswith("Aim for about")
+    assert data["slip_rate"] == 0.05  # the default
+    low, high = data["interval_with_slips"]
+    assert low <= data["pass_rate_with_slips"] <= high
+    kinds = [kind for other in data["alternatives"] for kind in other["kinds"]]
+    assert sorted(kinds) == ["bold", "recommended", "simplest"]
+    assert data["alternatives"][0]["plan"] == data["plan"]
+    assert set(data["alternatives"][0]) == {
+        "kinds", "plan", "pass_rate", "interval", "pass_rate_with_slips", "interval_with_slips",
+        "sentences", "word_count", "words", "words_all",
+    }  # fmt: skip
+
+
+def test_hint_takes_a_slip_rate() -> None:
+    clean = json.loads(_run("hint", "1-1", "--colours", COLOURS, "--json", "--slips", "0"))
+    assert clean["slip_rate"] == 0
+    assert clean["pass_rate_with_slips"] == clean["pass_rate"]
+    clumsy = json.loads(_run("hint", "1-1", "--colours", COLOURS, "--json", "--slips", "0.5"))
+    assert clumsy["slip_rate"] == 0.5
+    assert clumsy["pass_rate_with_slips"] < clumsy["pass_rate"]
 
 
 def test_hint_speaks_dutch_and_says_the_rates_in_text() -> None:
@@ -68,6 +87,10 @@ def test_hint_is_deterministic_under_a_seed() -> None:
         (["1-1", "--colours", COLOURS, "--face-up", "7"], "--face-up must be 0..6"),
         (["1-1", "--colours", COLOURS, "--face-up", "-1"], "--face-up must be 0..6"),
         (["--colours", COLOURS], "Give a clock id"),
+        (["1-1", "--colours", COLOURS, "--slips", "0.51"], "--slips must be from 0 to 0.5"),
+        (["1-1", "--colours", COLOURS, "--slips", "-0.1"], "--slips must be from 0 to 0.5"),
+        (["1-1", "--colours", COLOURS, "--slips", "nan"], "--slips must be from 0 to 0.5"),
+        (["1-1", "--colours", COLOURS, "--slips", "often"], "--slips must be a number"),
     ],
 )
 def test_hint_refuses_bad_input_with_exit_2(args: list[str], message: str) -> None:
@@ -87,9 +110,13 @@ def test_simulate_plays_the_plan_that_hint_printed(tmp_path: Path) -> None:
     plan_file.write_text(json.dumps(json.loads(hint)["plan"]))
     args = ("simulate", "1-1", "--colours", COLOURS, "--plan", str(plan_file))
     data = json.loads(_run(*args, "--games", "500", "--json"))
-    assert set(data) == {"pass_rate", "interval", "games"}
-    assert data["games"] == 500
+    assert set(data) == {"pass_rate", "interval", "games", "slip_rate"}
+    assert (data["games"], data["slip_rate"]) == (500, 0.0)
     assert data["interval"][0] <= data["pass_rate"] <= data["interval"][1]
+    clumsy = json.loads(_run(*args, "--games", "4000", "--json", "--slips", "0.5"))
+    careful = json.loads(_run(*args, "--games", "4000", "--json"))
+    assert clumsy["slip_rate"] == 0.5
+    assert clumsy["pass_rate"] < careful["pass_rate"]
 
 
 @pytest.mark.parametrize(
@@ -100,6 +127,8 @@ def test_simulate_plays_the_plan_that_hint_printed(tmp_path: Path) -> None:
         ('{"targets": [1, 2, 3, 4, 5, 6], "opener": 4}', [], "seat 4 does not exist"),
         ('{"targets": [1, 2, 3, 4, 5, 6]}', ["--games", "0"], "--games must be"),
         ('{"targets": [1, 2, 3, 4, 5, 6]}', ["--face-up", "9"], "--face-up must be"),
+        ('{"targets": [1, 2, 3, 4, 5, 6]}', ["--slips", "0.6"], "--slips must be from 0 to 0.5"),
+        ('{"targets": [1, 2, 3, 4, 5, 6]}', ["--slips", "x"], "--slips must be a number"),
     ],
 )
 def test_simulate_refuses_bad_input_with_exit_2(
@@ -129,4 +158,14 @@ def test_bad_input_is_one_stderr_line_and_exit_2_without_a_traceback(tmp_path: P
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0
     assert "plan.targets" in done.stderr
+    assert "Traceback" not in done.stderr
+    plan_file.write_text('{"targets": [1, 2, 3, 4, 5, 6]}')
+    done = subprocess.run(
+        [sys.executable, "manage.py", "simulate", "1-1", "--colours", COLOURS,
+         "--plan", str(plan_file), "--slips", "0.7"],
+        capture_output=True, text=True, check=False, cwd=Path(__file__).parents[2],
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0
+    assert "--slips must be from 0 to 0.5, not 0.7" in done.stderr
     assert "Traceback" not in done.stderr

@@ -85,9 +85,12 @@ def test_the_reported_rates_are_measured_on_deals_the_search_never_raced_on(
         draws.append((seed, values))
         return values
 
-    def count(clock: Clock, seats: Seats, plan: Plan, face_up: int, values: Any) -> int:
-        passed = pass_count(clock, seats, plan, face_up, values)
-        plays.append((plan, values.tobytes(), passed, len(values)))
+    def count(
+        clock: Clock, seats: Seats, plan: Plan, face_up: int, values: Any, *slips: Any
+    ) -> int:
+        passed = pass_count(clock, seats, plan, face_up, values, *slips)
+        if not slips:  # the clean games (the rates with slips play the very same deals)
+            plays.append((plan, values.tobytes(), passed, len(values)))
         return passed
 
     monkeypatch.setattr(search, "draw_values", draw)
@@ -103,7 +106,11 @@ def test_the_reported_rates_are_measured_on_deals_the_search_never_raced_on(
     deals = fresh[-1]
     baseline = baseline_plan(CLOCK, THREE, 3)
     on_fresh = [(plan, passed) for plan, played, passed, _ in plays if played == deals]
-    assert all(plan in (hint.plan, baseline) for plan, _ in on_fresh)
+    offered = [other.plan for other in hint.alternatives]
+    assert hint.plan in offered
+    assert all(plan in (*offered, baseline) for plan, _ in on_fresh)
+    for offer in hint.alternatives:
+        assert (offer.plan, round(offer.pass_rate * hint.games)) in on_fresh
     assert (baseline, round(hint.baseline_rate * hint.games)) in on_fresh
     # Drawn from a seed of its own, sharing no deal with any set the search raced on.
     (fresh_seed,) = [seed for seed, values in draws if values.tobytes() == deals]
@@ -117,7 +124,10 @@ def test_the_reported_rates_are_measured_on_deals_the_search_never_raced_on(
 def test_the_hint_object_has_the_public_keys_and_words_per_language() -> None:
     hint = recommend(CLOCK, THREE, 3, seed=0, effort=QUICK, compute_odds=False)
     data = hint.to_json("nl")
-    assert set(data) == {"plan", "pass_rate", "interval", "baseline_rate", "odds", "games", "words"}
+    assert set(data) == {
+        "plan", "pass_rate", "interval", "baseline_rate", "odds", "games", "words",
+        "slip_rate", "pass_rate_with_slips", "interval_with_slips", "alternatives",
+    }  # fmt: skip
     assert data["words"].startswith("Mik op")
     assert set(hint.words) == {"en", "nl", "ja"}
     assert data["games"] >= 4000
@@ -195,3 +205,90 @@ def test_names_are_used_in_the_words() -> None:
         get_clock("1-1"), seats, 3, effort=QUICK, compute_odds=False, names=["Ann", "Bea", "Cas"]
     )
     assert "Bea" in hint.words["en"] or "Cas" in hint.words["en"]
+
+
+# --- Slips and the choice of plans -------------------------------------------------------------
+
+
+def test_the_rates_with_slips_are_confirmed_by_an_independent_replay() -> None:
+    hint = recommend(CLOCK, THREE, 3, seed=2, effort=QUICK, compute_odds=False, slip_rate=0.1)
+    assert hint.slip_rate == 0.1
+    assert hint.pass_rate_with_slips is not None and hint.interval_with_slips is not None
+    # Measured on the same fresh deals: slips cost games, they do not win them.
+    assert hint.pass_rate_with_slips < hint.pass_rate
+    replay = simulate(CLOCK, THREE, hint.plan, 3, games=CHECK_GAMES, seed=7_919, slip_rate=0.1)
+    low, high = hint.interval_with_slips
+    assert low <= replay.interval[1] and replay.interval[0] <= high, (hint, replay)
+
+
+def test_the_alternatives_fill_each_role_once() -> None:
+    hint = recommend(CLOCK, THREE, 3, seed=0, effort=QUICK, compute_odds=False)
+    kinds = [kind for other in hint.alternatives for kind in other.kinds]
+    assert sorted(kinds) == ["bold", "recommended", "simplest"]
+    assert 1 <= len(hint.alternatives) <= 3
+    first = hint.alternatives[0]
+    assert "recommended" in first.kinds
+    assert (first.plan, first.pass_rate, first.pass_rate_with_slips) == (
+        hint.plan,
+        hint.pass_rate,
+        hint.pass_rate_with_slips,
+    )
+    (simplest,) = [other for other in hint.alternatives if "simplest" in other.kinds]
+    assert simplest.sentences <= first.sentences
+    for other in hint.alternatives:
+        assert set(other.words) == {"en", "nl", "ja"}
+        assert other.word_count == len(other.words["en"].split())
+        assert other.interval_with_slips[0] <= other.pass_rate_with_slips
+
+
+def test_each_role_goes_to_the_plan_that_earns_it() -> None:
+    plans = [Plan(targets=(t, 6, 9, 17, 20, 23)) for t in (1, 2, 3, 4)]
+    words: dict[str, str] = {}
+    measured = [
+        (plans[0], 0.70, 0.60, 8, words),  # best with slips
+        (plans[1], 0.74, 0.55, 8, words),  # best clean
+        (plans[2], 0.60, 0.56, 5, words),  # fewest sentences, within 0.05 of 0.60
+        (plans[3], 0.50, 0.40, 3, words),  # fewer still, but 0.20 behind
+    ]
+    assert search._roles(measured) == {"recommended": 0, "simplest": 2, "bold": 1}
+    # Nothing simpler within reach: the recommended plan is also the simplest.
+    assert search._roles(measured[:2])["simplest"] == 0
+
+
+def test_a_slip_rate_of_zero_selects_on_the_clean_rate() -> None:
+    hint = recommend(CLOCK, THREE, 3, seed=0, effort=QUICK, compute_odds=False, slip_rate=0)
+    assert hint.slip_rate == 0
+    for other in hint.alternatives:
+        assert other.pass_rate_with_slips == other.pass_rate
+    assert hint.to_json()["pass_rate_with_slips"] == hint.to_json()["pass_rate"]
+
+
+@pytest.mark.parametrize("rate", [-0.1, 0.6])
+def test_a_slip_rate_outside_0_to_half_is_refused(rate: float) -> None:
+    with pytest.raises(ValueError, match="slip rate"):
+        recommend(CLOCK, THREE, 3, effort=QUICK, slip_rate=rate)
+
+
+def test_the_bar_moves_steadily_through_the_final_checks_and_the_odds() -> None:
+    calls: list[tuple[int, Stage]] = []
+    recommend(
+        CLOCK,
+        THREE,
+        3,
+        effort=0.3,
+        odds_samples=3000,
+        progress=lambda percent, stage, best: calls.append((percent, stage)),
+    )
+    percents = [percent for percent, _ in calls]
+    assert percents == sorted(percents) and percents[-1] == 100
+    distinct = sorted(set(percents))
+    jumps = [b - a for a, b in zip(distinct, distinct[1:], strict=False)]
+    assert max(jumps) <= 12, distinct
+    # The final checks on fresh deals and the odds move the bar themselves, step by step.
+    fresh = sorted({p for p, stage in calls if stage.stage == "fresh deals"})
+    odds = sorted({p for p, stage in calls if stage.stage == "odds"})
+    assert len(fresh) >= 3 and fresh[-1] - fresh[0] >= 5, fresh
+    assert len(odds) >= 3 and odds[-1] - odds[0] >= 5, odds
+    steps = {(stage.round, stage.of) for _, stage in calls if stage.stage == "fresh deals"}
+    (of,) = {of for _, of in steps}
+    assert sorted(r for r, _ in steps) == list(range(1, of + 1))

@@ -1,8 +1,9 @@
 """``python manage.py hint CLOCK --colours C [--face-up N] [--seed S] [--json] [--clock-file FILE]
-[--lang en|nl|ja] [--effort X] [--base-rules] [--names "Ann,Bea,Cas"]``
+[--lang en|nl|ja] [--effort X] [--base-rules] [--names "Ann,Bea,Cas"] [--slips P]``
 
 Prints the recommended plan as said aloud (three lines) and its fine print, its simulated
-pass rate with a 95% interval, the baseline plan's rate and the perfect-information odds
+pass rate with a 95% interval — clean and with a decision slipping with chance P (default
+0.05) — the other plans offered, the baseline plan's rate and the perfect-information odds
 (docs/api.md, "Command line"). The same core call as the Celery task
 (``solver.core.search.recommend``). Bad input: one line on stderr, exit 2, never a
 traceback.
@@ -18,12 +19,12 @@ from django.utils import translation
 
 from rules.errors import RulesError
 from rules.i18n import LANGUAGES
-from solver.core.search import recommend
+from solver.core.search import SLIP_RATE, recommend
 from solver.core.simulate import table_from_arguments
 from solver.core.words import plan_speech
 from solver.errors import HintError
 from solver.inputs import parse_names
-from solver.management import add_table_arguments
+from solver.management import add_slips_argument, add_table_arguments, slip_rate_argument
 
 
 class Command(BaseCommand):
@@ -47,6 +48,7 @@ class Command(BaseCommand):
             "--names",
             help="the players' names in seat (play) order, separated by commas: Ann,Bea,Cas",
         )
+        add_slips_argument(parser, SLIP_RATE)
         parser.add_argument("--json", action="store_true", help="print the result as JSON")
         parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language of words")
 
@@ -65,6 +67,7 @@ class Command(BaseCommand):
             if options["names"] is not None:
                 with translation.override(options["lang"]):
                     names = parse_names(options["names"].split(","), seats.players)
+            slip_rate = slip_rate_argument(options["slips"])
             hint = recommend(
                 clock,
                 seats,
@@ -72,6 +75,7 @@ class Command(BaseCommand):
                 seed=options["seed"],
                 effort=options["effort"],
                 names=names or None,
+                slip_rate=slip_rate,
             )
         except RulesError as error:
             raise CommandError(error.in_language(options["lang"]), returncode=2) from None
@@ -94,9 +98,18 @@ class Command(BaseCommand):
         for detail in speech.details:
             self.stdout.write(f"- {detail}")
         self.stdout.write("")
+        slow, shigh = data["interval_with_slips"]
         self.stdout.write(
             f"Pass rate {data['pass_rate']:.3f} (95% {low:.3f}–{high:.3f}, {data['games']} "
-            f"simulated games); baseline plan {data['baseline_rate']:.3f}; odds with every "
-            f"card visible {odds}."
+            f"simulated games) if everyone plays it as said; {data['pass_rate_with_slips']:.3f} "
+            f"(95% {slow:.3f}–{shigh:.3f}) with a slip at {data['slip_rate']:g} of the "
+            f"decisions; baseline plan {data['baseline_rate']:.3f}; odds with every card "
+            f"visible {odds}."
         )
         self.stdout.write(f"Plan: {json.dumps(data['plan'])}")
+        for other in data["alternatives"]:
+            self.stdout.write(
+                f"{' / '.join(other['kinds'])}: clean {other['pass_rate']:.3f}, with slips "
+                f"{other['pass_rate_with_slips']:.3f}, {other['sentences']} sentences: "
+                f"{json.dumps(other['plan'])}"
+            )
