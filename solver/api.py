@@ -78,6 +78,13 @@ class HintIn(serializers.Serializer):
         help_text="The players' names in seat (play) order, one per seat, as in `colours`; the "
         "words then speak to them by name. A wrong count, an empty or a repeated name is a 400.",
     )
+    slip_rate = serializers.FloatField(
+        required=False,
+        allow_null=True,
+        help_text="The chance, 0 to 0.5, that a simulated decision slips (half misread a "
+        "face-down card by 2, half play a random move); default 0.05. The search selects "
+        "on the rate with slips.",
+    )
     community = serializers.BooleanField(
         default=True,
         help_text="With `group`, for a clock the group has not transcribed: use the definition "
@@ -94,9 +101,10 @@ class HintOut(serializers.ModelSerializer):
     failure = serializers.CharField(source="get_failure_display")
     result = serializers.SerializerMethodField(
         help_text="When done: {plan, pass_rate, interval, baseline_rate, odds, games, words, "
-        "lines, details, words_all, partial, definition}; the words speak to `names` in the "
-        "caller's language; `definition` {source, fingerprint, base_rules, words} says which "
-        "rules the hint played by.",
+        "lines, details, words_all, partial, definition, slip_rate, pass_rate_with_slips, "
+        "interval_with_slips, alternatives}; the words speak to `names` in the caller's "
+        "language; `definition` {source, fingerprint, base_rules, words} says which rules the "
+        "hint played by.",
     )
 
     class Meta:
@@ -110,6 +118,7 @@ class HintOut(serializers.ModelSerializer):
             "players",
             "names",
             "face_up",
+            "slip_rate",
             "base_rules",
             "definition_source",
             "definition_fingerprint",
@@ -185,6 +194,7 @@ def hint_create(request: AuthenticatedRequest) -> Response:
         group,
         community=data["community"],
         names=data.get("names"),
+        slip_rate=data.get("slip_rate"),
     )
     hint, created = services.request_hint(
         request.user,

@@ -19,6 +19,9 @@ from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.errors import RulesError
 from rules.seats import Seats, most_face_up, parse_colours
+from solver.core.agents import MOST_SLIP_RATE
+from solver.core.search import SLIP_RATE
+from solver.core.simulate import check_slip_rate
 from solver.errors import HintError
 
 # HintInput.source for a clock whose special rules nobody knows: the base rules only.
@@ -38,6 +41,7 @@ class HintInput:
     # The players' names in seat (play) order, for the words; empty: "Seat 1", "Seat 2"….
     # Not part of the input hash: names change the words, never the plan.
     names: tuple[str, ...] = ()
+    slip_rate: float = SLIP_RATE  # the chance that a simulated decision slips
 
     def input_hash(self, effort: float, seed: int, odds_samples: int | None = None) -> str:
         """Same hash ⇔ same job: the full clock definition (so a new transcription is a
@@ -50,6 +54,7 @@ class HintInput:
             "effort": effort,
             "seed": seed,
             "odds_samples": odds_samples,
+            "slip_rate": self.slip_rate,
         }
         blob = json.dumps(key, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()
@@ -63,6 +68,7 @@ def parse_input(
     group: Group | None = None,
     community: bool = False,
     names: object = None,
+    slip_rate: object = None,
 ) -> HintInput:
     """Check a request field by field; HintError names the first bad field.
 
@@ -74,6 +80,7 @@ def parse_input(
     ``base_rules`` skips other tables' definitions. ``face_up`` may be None: the player
     count. ``names`` may be None (the words say "Seat 1"…) or one name per seat
     (``parse_names``).
+    ``slip_rate`` may be None: SLIP_RATE (0.05); otherwise a number from 0 to 0.5.
     """
     parsed_clock, source, groups = _parse_clock(clock, group, community and not base_rules)
     # Nothing known about the clock's special rules: the base rules, and the hint says so.
@@ -103,7 +110,16 @@ def parse_input(
             "face_up",
         )
     seated = parse_names(names, seats.players)
-    return HintInput(parsed_clock, seats, budget, bool(base_rules), source, groups, seated)
+    return HintInput(
+        parsed_clock,
+        seats,
+        budget,
+        bool(base_rules),
+        source,
+        groups,
+        seated,
+        _slip_rate(slip_rate),
+    )
 
 
 def parse_names(names: object, players: int) -> tuple[str, ...]:
@@ -142,6 +158,19 @@ def parse_names(names: object, players: int) -> tuple[str, ...]:
             )
         seen.add(name.casefold())
     return trimmed
+
+
+def _slip_rate(value: object) -> float:
+    if value is None or value == "":
+        return SLIP_RATE
+    try:
+        return check_slip_rate(float(str(value)))
+    except ValueError:
+        raise HintError(
+            _("The slip rate is a number from 0 to %(most)s, like 0.05 for a slip every 20 moves.")
+            % {"most": MOST_SLIP_RATE},
+            "slip_rate",
+        ) from None
 
 
 def _reason(error: RulesError) -> str:

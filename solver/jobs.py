@@ -205,6 +205,7 @@ def run(hint_id: int, task_id: str, redelivered: bool = False, node: str = "") -
             base_rules=hint.base_rules,
             odds_samples=hint.odds_samples,
             names=hint.names or None,
+            slip_rate=hint.slip_rate,
         )
     except SoftTimeLimitExceeded:
         # The signal may have interrupted a query: go on with a fresh connection (a worker

@@ -84,6 +84,8 @@ class HintRequest(models.Model):
     effort = models.FloatField(default=1.0)
     odds_samples = models.PositiveIntegerField(null=True, blank=True)  # None: exact odds
     seed = models.PositiveIntegerField(default=0)
+    # The chance that a decision slips in the simulated games (solver.core.agents.slip_of).
+    slip_rate = models.FloatField(default=0.05)
     lang = models.CharField(max_length=8, default="en")
     input_hash = models.CharField(max_length=64)
 
@@ -210,6 +212,13 @@ class HintRequest(models.Model):
         if self.stage == "fine-tuning" and self.stage_round:
             return str(
                 _("Fine-tuning the best plan, step %(step)s of %(steps)s")
+                % {"step": self.stage_round, "steps": self.stage_of}
+            )
+        if self.stage == "choosing":
+            return str(_("Comparing plans, clean and with slips"))
+        if self.stage == "fresh deals" and self.stage_of:
+            return str(
+                _("Checking the plans on fresh deals, %(step)s of %(steps)s")
                 % {"step": self.stage_round, "steps": self.stage_of}
             )
         if self.stage == "fresh deals":

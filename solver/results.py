@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from solver.core.search import HintResult
 
 
@@ -18,6 +20,72 @@ def result_json(result: HintResult, lang: str) -> dict[str, Any]:
 
 
 def in_language(result: dict[str, Any], lang: str) -> dict[str, Any]:
-    """A stored result with its ``words`` in ``lang`` (a result reused for another asker)."""
+    """A stored result with its ``words`` in ``lang`` (a result reused for another asker),
+    its alternatives' too."""
     words = result.get("words_all", {})
-    return {**result, "words": words.get(lang, result.get("words", ""))}
+    alternatives = [
+        {**other, "words": other.get("words_all", {}).get(lang, other.get("words", ""))}
+        for other in result.get("alternatives", [])
+    ]
+    return {
+        **result,
+        "words": words.get(lang, result.get("words", "")),
+        "alternatives": alternatives,
+    }
+
+
+def offered(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The plans a finished hint offers, recommended first: its ``alternatives``, or the one
+    plan of a best-so-far result (or of a result stored before there were alternatives)."""
+    alternatives = result.get("alternatives") or []
+    if alternatives:
+        return list(alternatives)
+    return [
+        {
+            "kinds": ["recommended"],
+            "plan": result.get("plan", {}),
+            "pass_rate": result.get("pass_rate"),
+            "interval": result.get("interval") or [0, 0],
+            "pass_rate_with_slips": result.get("pass_rate_with_slips"),
+            "interval_with_slips": result.get("interval_with_slips"),
+            "words": result.get("words", ""),
+            "words_all": result.get("words_all", {}),
+        }
+    ]
+
+
+def pick(result: dict[str, Any], index: object) -> tuple[int, dict[str, Any]]:
+    """The offered plan at ``index`` (a query or form value); the recommended one (0) for
+    anything that is not an index of an offered plan."""
+    plans = offered(result)
+    try:
+        number = int(str(index))
+    except ValueError:
+        number = 0
+    if not 0 <= number < len(plans):
+        number = 0
+    return number, plans[number]
+
+
+def kind_label(kind: str) -> str:
+    """A plan's role as the result page's tab names it."""
+    labels = {
+        "recommended": _("Recommended"),
+        "simplest": _("Simplest"),
+        "bold": _("Bold"),
+    }
+    return labels.get(kind, kind)
+
+
+def kind_help(kind: str) -> str:
+    helps = {
+        "recommended": _("passes most often with slips"),
+        "simplest": _("the fewest sentences to say, nearly as good"),
+        "bold": _("passes most often if everyone plays it as said"),
+    }
+    return helps.get(kind, "")
+
+
+def moves_per_slip(slip_rate: float) -> int:
+    """0.05 → 20: "a slip every twenty moves"."""
+    return round(1 / slip_rate) if slip_rate > 0 else 0

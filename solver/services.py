@@ -93,6 +93,7 @@ def request_hint(
         "effort": job_effort,
         "odds_samples": samples,
         "seed": seed,
+        "slip_rate": hint_input.slip_rate,
         "lang": lang,
         "input_hash": input_hash,
         "queued_at": now,
@@ -174,6 +175,7 @@ def retry(hint: HintRequest, user: User) -> tuple[HintRequest, bool]:
         hint.base_rules,
         hint.definition_source or "given",
         names=tuple(hint.names or ()),
+        slip_rate=hint.slip_rate,
     )
     return request_hint(
         user,

@@ -107,6 +107,9 @@ def test_a_clock_definition_is_accepted(
         ({"face_up": -1}, "face_up"),
         ({"face_up": "lots"}, "face_up"),
         ({"colours": None}, "colours"),
+        ({"slip_rate": 0.51}, "slip_rate"),
+        ({"slip_rate": -0.01}, "slip_rate"),
+        ({"slip_rate": "often"}, "slip_rate"),
     ],
 )
 def test_bad_input_is_400_field_by_field(
@@ -117,6 +120,24 @@ def test_bad_input_is_400_field_by_field(
     assert list(response.json()) == [field]
     assert response.json()[field][0]
     assert not HintRequest.objects.exists()
+
+
+def test_the_slip_rate_is_kept_with_the_job_and_defaults_to_one_in_twenty(
+    api: Callable[[User], APIClient], alice: User, sent: list[int]
+) -> None:
+    client = api(alice)
+    default = ask(client).json()
+    assert default["slip_rate"] == 0.05
+    clumsy = ask(client, slip_rate=0.2)
+    assert clumsy.status_code == 202
+    assert clumsy.json()["slip_rate"] == 0.2
+    assert HintRequest.objects.get(pk=clumsy.json()["id"]).slip_rate == 0.2
+    # Another slip rate is another job, not the same input.
+    assert clumsy.json()["id"] != default["id"]
+    careful = ask(client, slip_rate=0)
+    assert careful.json()["slip_rate"] == 0.0
+    reason = ask(client, slip_rate=0.7, HTTP_ACCEPT_LANGUAGE="nl").json()["slip_rate"][0]
+    assert "0,05" in reason and "0.5" in reason
 
 
 def test_the_reason_comes_in_the_callers_language(

@@ -17,7 +17,9 @@ def running(stage: str, round: int = 0, of: int = 0) -> HintRequest:
 def test_stage_labels_are_translated_words() -> None:
     assert running("racing", 2, 4).stage_label() == "Racing plans, round 2 of 4"
     assert running("fine-tuning", 3, 56).stage_label() == "Fine-tuning the best plan, step 3 of 56"
-    assert running("fresh deals", 2, 2).stage_label() == "Checking the best plan on fresh deals"
+    assert running("choosing").stage_label() == "Comparing plans, clean and with slips"
+    assert running("fresh deals", 2, 4).stage_label() == "Checking the plans on fresh deals, 2 of 4"
+    assert running("fresh deals").stage_label() == "Checking the best plan on fresh deals"
     assert running("odds").stage_label() == "Working out the odds"
     assert running("something new").stage_label() == "Searching for a plan"
     assert running("search").stage_label() == "Starting"
