@@ -199,6 +199,8 @@ class WhatIfForm(forms.Form):
     """The plan's six targets (and who opens), edited by the group, to simulate."""
 
     opener = forms.TypedChoiceField(label=_("Who opens"), coerce=int, required=False)
+    # Which of the hint's offered plans the targets vary (0: the recommended one).
+    plan = forms.IntegerField(min_value=0, max_value=9, required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, players: int, targets: Sequence[float], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -31,10 +31,12 @@ from rules.game import PLAYER_COUNTS
 from rules.svg import clock_svg
 from solver import services
 from solver.access import get_hint_for_user
+from solver.core.words import spoken_number
 from solver.errors import HintError, HintLimitReached
 from solver.forms import HintForm, WhatIfForm, slots_from_colours
 from solver.inputs import group_defaults
 from solver.models import HintRequest
+from solver.results import kind_help, kind_label, moves_per_slip, offered, pick
 from solver.seating import suggested_names
 from solver.what_if import what_if
 
@@ -154,6 +156,9 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
         ).exists(),
         **extra,
     }
+    # The plan shown: one of the plans offered (tabs), ?plan=N or the What if form's "plan".
+    source = request.POST if request.method == "POST" else request.GET
+    index, shown = pick(hint.result or {}, source.get("plan", 0))
     outcome = extra.get("what_if")
     if outcome is not None:
         context["what_if_numbers"] = {
@@ -165,24 +170,46 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
         }
     if hint.status == HintRequest.Status.DONE and hint.result:
         result = hint.result
-        interval = result.get("interval") or [0, 0]
+        interval = shown.get("interval") or [0, 0]
+        slip_rate = float(result.get("slip_rate") or 0.0)
+        with_slips = shown.get("pass_rate_with_slips")
         context["numbers"] = {
-            "pass_rate": _pct(result.get("pass_rate")),
+            "pass_rate": _pct(shown.get("pass_rate")),
             "low": _pct(interval[0], 1),
             "high": _pct(interval[1], 1),
             "baseline": _pct(result.get("baseline_rate")),
             "odds": _pct(result.get("odds")),
+            "with_slips": _pct(with_slips) if with_slips is not None and slip_rate else "",
+            "every": moves_per_slip(slip_rate),
         }
+        plans = offered(result)
+        context["shown_index"] = index
+        context["plans"] = [
+            {
+                "index": i,
+                "labels": [kind_label(kind) for kind in other.get("kinds", [])],
+                "helps": [kind_help(kind) for kind in other.get("kinds", [])],
+                "pass_rate": _pct(other.get("pass_rate")),
+                "with_slips": _pct(other.get("pass_rate_with_slips"))
+                if slip_rate and other.get("pass_rate_with_slips") is not None
+                else "",
+                "sentences": other.get("sentences"),
+            }
+            for i, other in enumerate(plans)
+        ]
+        if index:
+            context["speech"] = hint.speech(lang, shown.get("plan"))
+        targets = [spoken_number(t) for t in shown.get("plan", {}).get("targets", [])]
         try:
             clock = hint.clock()
-            context["clock_face"] = clock_svg(clock, lang=lang, targets=hint.spoken_targets())
+            context["clock_face"] = clock_svg(clock, lang=lang, targets=targets)
         except Exception:  # a face we cannot draw must not hide the plan
             context["clock_face"] = ""
         if "what_if_form" not in context:
             context["what_if_form"] = WhatIfForm(
                 players=hint.players,
-                targets=hint.spoken_targets(),
-                initial={"opener": hint.result.get("plan", {}).get("opener", 1)},
+                targets=targets,
+                initial={"opener": shown.get("plan", {}).get("opener", 1), "plan": index},
             )
     return context
 
@@ -242,7 +269,13 @@ def hint_what_if(request: AuthenticatedHttpRequest, hint_id: int) -> HttpRespons
     status = 200
     if form.is_valid():
         try:
-            outcome = what_if(hint, form.targets(), form.cleaned_data.get("opener"), request.user)
+            outcome = what_if(
+                hint,
+                form.targets(),
+                form.cleaned_data.get("opener"),
+                request.user,
+                offer=form.cleaned_data.get("plan") or 0,
+            )
         except HintLimitReached as error:
             form.add_error(None, error.message)
             status = 429

@@ -17,6 +17,7 @@ from solver.core.plans import Plan
 from solver.core.simulate import SimResult, draw_values, pass_count, wilson
 from solver.errors import HintError, HintLimitReached
 from solver.models import HintRequest
+from solver.results import pick
 
 # "What if" runs inline, in the web process, so its cost is bounded. The compiled engine
 # plays WHAT_IF_GAMES deals for each plan; the reference engine (rule kinds the compiled
@@ -36,11 +37,17 @@ class WhatIf:
 
 
 def what_if(
-    hint: HintRequest, targets: list[float], opener: int | None = None, user: Any = None
+    hint: HintRequest,
+    targets: list[float],
+    opener: int | None = None,
+    user: Any = None,
+    offer: int = 0,
 ) -> WhatIf:
-    """Simulate the group's version of a finished hint's plan; HintError at ``targets``
-    when the hint has no plan yet or the targets do not make a plan, HintLimitReached when
-    ``user`` asked more than WHAT_IF_PER_MINUTE times in the last minute.
+    """Simulate the group's version of one of a finished hint's plans (``offer``: its index
+    among the plans offered, ``solver.results.offered``; 0 is the recommended one);
+    HintError at ``targets`` when the hint has no plan yet or the targets do not make a
+    plan, HintLimitReached when ``user`` asked more than WHAT_IF_PER_MINUTE times in the
+    last minute.
 
     Inline, not a job, because it is small and bounded (see WHAT_IF_GAMES): less than a
     queue round trip.
@@ -50,7 +57,8 @@ def what_if(
     if user is not None:
         _count(user)
     seats = hint.seats()
-    data = dict(hint.result["plan"])
+    chosen = pick(hint.result, offer)[1]
+    data = dict(chosen["plan"])
     data["targets"] = targets
     if opener is not None:
         data["opener"] = opener
@@ -58,7 +66,7 @@ def what_if(
         plan = Plan.from_json(data, players=seats.players)
     except ValueError as error:
         raise HintError(str(error), "targets") from None
-    suggested = Plan.from_json(hint.result["plan"], players=seats.players)
+    suggested = Plan.from_json(chosen["plan"], players=seats.players)
     try:
         clock = hint.clock()
     except RulesError as error:  # a definition saved before today's limits (MAX_RULES)

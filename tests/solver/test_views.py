@@ -18,7 +18,7 @@ from rules.catalogue import get_clock
 from rules.seats import parse_colours
 from solver import jobs, services
 from solver.core.plans import baseline_plan
-from solver.core.search import HintResult
+from solver.core.search import Alternative, HintResult
 from solver.core.words import all_words
 from solver.inputs import parse_input
 from solver.models import HintRequest
@@ -395,6 +395,91 @@ def test_what_if_simulates_the_groups_targets(
     assert outcome.mine.pass_rate != outcome.suggested.pass_rate  # a very different plan
     assert "Your version passes" in response.content.decode()
     assert "the suggested plan passes" in response.content.decode()
+
+
+def finish_with_choices(hint: HintRequest) -> HintRequest:
+    """A finished hint that offers two plans: the recommended (and simplest) one and a bold
+    one with other targets, words and rates."""
+    clock, seats = get_clock("1-1"), parse_colours(COLOURS)
+    plan = baseline_plan(clock, seats, 4)
+    bold_plan = plan.with_(targets=(2, 6, 10, 14, 18, 22), opener=2)
+    words = {"en": "Aim for about 3, 5, 7.", "nl": "Mik op ongeveer 3, 5, 7.", "ja": "目標。"}
+    bold_words = {"en": "Aim high. Open big.", "nl": "Mik hoog. Open groot.", "ja": "高く。"}
+    recommended = Alternative(
+        ("recommended", "simplest"), plan, 0.80, (0.78, 0.82), 0.74, (0.72, 0.76), words
+    )
+    bold = Alternative(("bold",), bold_plan, 0.83, (0.81, 0.85), 0.69, (0.67, 0.71), bold_words)
+    result = HintResult(
+        plan=plan,
+        pass_rate=0.80,
+        interval=(0.78, 0.82),
+        baseline_rate=0.41,
+        odds=0.97,
+        games=4000,
+        words=words,
+        partial=False,
+        slip_rate=0.05,
+        pass_rate_with_slips=0.74,
+        interval_with_slips=(0.72, 0.76),
+        alternatives=(recommended, bold),
+    )
+    HintRequest.objects.filter(pk=hint.pk).update(
+        status=Status.DONE,
+        progress=100,
+        result=result_json(result, "en"),
+        finished_at=timezone.now(),
+    )
+    hint.refresh_from_db()
+    return hint
+
+
+def test_the_result_says_the_rate_clean_and_with_slips_in_plain_words(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    hint = finish_with_choices(make_hint(alice))
+    client = login(alice)
+    html = client.get(f"/hints/{hint.pk}/").content.decode()
+    assert "80% if everyone plays it as said; 74% with a slip every 20 moves" in html
+    client.cookies["django_language"] = "nl"
+    dutch = client.get(f"/hints/{hint.pk}/", headers={"Accept-Language": "nl"}).content.decode()
+    assert "80% als iedereen het speelt zoals afgesproken; 74% met een vergissing per 20" in dutch
+
+
+def test_the_plans_offered_are_tabs_and_each_shows_its_own_words_and_rates(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    hint = finish_with_choices(make_hint(alice))
+    client = login(alice)
+    html = client.get(f"/hints/{hint.pk}/").content.decode()
+    assert 'class="plan-tabs"' in html
+    assert "Recommended · Simplest" in html and "Bold" in html
+    assert 'href="?plan=1"' in html and 'aria-current="page"' in html
+    assert "Aim for about 3, 5, 7." in html and "Aim high." not in html
+    bold = client.get(f"/hints/{hint.pk}/?plan=1").content.decode()
+    assert "Aim high." in bold and "Aim for about 3, 5, 7." not in bold
+    assert "83% if everyone plays it as said; 69% with a slip every 20 moves" in bold
+    assert 'name="plan" value="1"' in bold  # What if varies the bold plan
+    # An index that is not a plan shows the recommended one.
+    assert "Aim for about 3, 5, 7." in client.get(f"/hints/{hint.pk}/?plan=7").content.decode()
+
+
+def test_what_if_works_on_each_plan_offered(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    hint = finish_with_choices(make_hint(alice))
+    client = login(alice)
+    bold_targets = {f"target_{i}": t for i, t in enumerate([2, 6, 10, 14, 18, 22], start=1)}
+    # The bold plan's own targets and opener, asked on the bold tab: the same plan, so the
+    # same games pass; asked against the recommended plan, a different one.
+    on_bold = client.post(
+        f"/hints/{hint.pk}/what-if/", {**bold_targets, "opener": 2, "plan": 1}
+    ).context["what_if"]
+    assert on_bold.mine == on_bold.suggested
+    on_recommended = client.post(
+        f"/hints/{hint.pk}/what-if/", {**bold_targets, "opener": 2, "plan": 0}
+    ).context["what_if"]
+    assert on_recommended.mine == on_bold.mine
+    assert on_recommended.suggested != on_bold.suggested
 
 
 def test_what_if_with_htmx_swaps_its_own_card(
