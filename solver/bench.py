@@ -5,7 +5,12 @@ Prints, without asserting anything about time:
   6 Sun / 6 Moon table (``solver.core.bench_oracle``);
 - simulated silent games per second (compiled engine, all cores and one core);
 - hint time, pass rate (95% interval), baseline rate and odds for 2, 3 and 4 players on a
-  clock without special rules, face-up cards = players.
+  clock without special rules, face-up cards = players;
+- slips: on that clock at face-up = players and slip rate 0.05, the plan a clean search
+  chooses (slip rate 0: today's clean-optimised plan) against the plan the search chooses on
+  slips, both played on the same fresh deals with the same slips: clean rate, rate with
+  slips, and what slips cost. The load average is printed with every timing: the machine
+  may be shared.
 
 ``--quick`` runs a smaller version (for a smoke test); ``--effort`` scales the hints.
 """
@@ -13,6 +18,7 @@ Prints, without asserting anything about time:
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numba
@@ -81,12 +87,49 @@ def _hint_numbers(effort: float) -> None:
         print(f"  plan: {hint.plan.to_json()}")
 
 
+def _load() -> str:
+    try:
+        return f"load {os.getloadavg()[0]:.1f}"
+    except OSError:
+        return "load unknown"
+
+
+def _slips_numbers(effort: float, games: int, rate: float = 0.05) -> None:
+    from solver.core.search import recommend
+    from solver.core.simulate import draw_slips, draw_values, pass_count
+
+    for players, colours in TABLES.items():
+        seats = parse_colours(colours)
+        plans = {}
+        for label, slip_rate in (("clean-optimised", 0.0), ("chosen on slips", rate)):
+            started = time.perf_counter()
+            hint = recommend(
+                BASE, seats, players, seed=0, effort=effort, compute_odds=False, slip_rate=slip_rate
+            )
+            elapsed = time.perf_counter() - started
+            plans[label] = hint.plan
+            print(
+                f"slips, {players} players: search ({label}, effort {effort}) {elapsed:.1f} s, "
+                f"{_load()}; offers {', '.join('/'.join(a.kinds) for a in hint.alternatives)}"
+            )
+        values = draw_values(seats, games, seed=424_242)
+        slips = draw_slips(games, seed=424_242)
+        for label, plan in plans.items():
+            clean = pass_count(BASE, seats, plan, players, values) / games
+            slipped = pass_count(BASE, seats, plan, players, values, "auto", rate, slips) / games
+            print(
+                f"slips, {players} players, {label}: clean {clean:.3f}, with slips ({rate}) "
+                f"{slipped:.3f}, lost to slips {clean - slipped:.3f} ({games:,} fresh deals)"
+            )
+            print(f"  plan: {plan.to_json()}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m solver.bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a smaller, faster run")
     parser.add_argument("--effort", type=float, default=1.0, help="hint search effort")
     parser.add_argument(
-        "--skip", action="append", default=[], choices=["oracle", "simulation", "hint"]
+        "--skip", action="append", default=[], choices=["oracle", "simulation", "hint", "slips"]
     )
     args = parser.parse_args(argv)
     print(f"numba threads: {numba.get_num_threads()}")
@@ -96,6 +139,8 @@ def main(argv: list[str] | None = None) -> None:
         _simulation_numbers(args.quick)
     if "hint" not in args.skip:
         _hint_numbers(0.1 if args.quick else args.effort)
+    if "slips" not in args.skip:
+        _slips_numbers(0.1 if args.quick else args.effort, 2_000 if args.quick else 20_000)
 
 
 if __name__ == "__main__":
