@@ -273,7 +273,7 @@ class HintRequest(models.Model):
         if not self.result:
             return self.result
         speech = self.speech(lang)
-        return {
+        data = {
             **self.result,
             "words": speech.said(),
             "words_all": {code: self.words(code) for code in LANGUAGES},
@@ -285,6 +285,17 @@ class HintRequest(models.Model):
                 "words": self.definition_words(),
             },
         }
+        if "alternatives" in self.result:
+            # Each plan offered, worded the same way (its own plan, these names).
+            data["alternatives"] = [
+                {
+                    **other,
+                    "words": self.words(lang, other.get("plan")),
+                    "words_all": {code: self.words(code, other.get("plan")) for code in LANGUAGES},
+                }
+                for other in self.result["alternatives"]
+            ]
+        return data
 
     def targets(self) -> list[float]:
         if not self.result:

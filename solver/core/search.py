@@ -33,7 +33,7 @@ from rules.seats import Seats
 from .agents import rules_for
 from .plans import Plan, baseline_plan, colour_owners, h_plan, reading_order, shaped_targets
 from .simulate import check_slip_rate, draw_slips, draw_values, pass_count, wilson
-from .words import all_words
+from .words import all_words, plan_speech
 
 
 @dataclass(frozen=True)
@@ -74,14 +74,8 @@ class Alternative:
     pass_rate_with_slips: float
     interval_with_slips: tuple[float, float]
     words: dict[str, str]
-
-    @property
-    def sentences(self) -> int:
-        return sentence_count(self.words["en"])
-
-    @property
-    def word_count(self) -> int:
-        return len(self.words["en"].split())
+    sentences: int  # to agree on: the lines said aloud and the fine print (English)
+    word_count: int
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
         return {
@@ -99,8 +93,16 @@ class Alternative:
 
 
 def sentence_count(text: str) -> int:
-    """Sentences in a plan's English words: what a table has to say aloud."""
+    """Sentences in an English text."""
     return len(re.findall(r"[.!?](?:\s|$)", text.strip()))
+
+
+def plan_size(plan: Plan, clock: Clock, seats: Seats, face_up: int) -> tuple[int, int]:
+    """(sentences, words) a table must agree on for ``plan``: the lines said aloud and the
+    fine print behind "Why / details", in English."""
+    speech = plan_speech(plan, clock, seats, face_up, "en")
+    text = " ".join((*speech.lines, *speech.details))
+    return sentence_count(text), len(text.split())
 
 
 def _rounded(interval: tuple[float, float]) -> list[float]:
@@ -516,9 +518,8 @@ def recommend(
         won_slips = passes(plan, climb_values, climb_slips, stage)
         won = passes(plan, climb_values, None, stage) if slipping else won_slips
         words = all_words(plan, clock, seats, face_up, names)
-        measured.append(
-            (plan, won / n_climb, won_slips / n_climb, sentence_count(words["en"]), words)
-        )
+        sentences = plan_size(plan, clock, seats, face_up)[0]
+        measured.append((plan, won / n_climb, won_slips / n_climb, sentences, words))
     roles = _roles(measured)
     if best is not None:
         plan, clean, with_slips, _, words = measured[roles["recommended"]]
@@ -566,6 +567,8 @@ def recommend(
                 pass_rate_with_slips=won_slips / n,
                 interval_with_slips=wilson(won_slips, n),
                 words=words,
+                sentences=measured[index][3],
+                word_count=plan_size(plan, clock, seats, face_up)[1],
             )
         )
     chosen = alternatives[0]
@@ -578,7 +581,7 @@ def recommend(
         words = all_words(baseline, clock, seats, face_up, names)
         chosen = Alternative(
             ("recommended",), baseline, base_won / n, wilson(base_won, n), base_slips / n,
-            wilson(base_slips, n), words,
+            wilson(base_slips, n), words, *plan_size(baseline, clock, seats, face_up),
         )  # fmt: skip
         alternatives = [
             chosen,

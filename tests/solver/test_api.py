@@ -265,3 +265,29 @@ def test_the_endpoints_are_in_the_openapi_schema(
     assert "get" in paths["/api/hints/{hint_id}/"]
     assert "post" in paths["/api/hints/{hint_id}/cancel/"]
     assert "429" in paths["/api/hints/"]["post"]["responses"]
+
+
+def test_the_alternatives_in_the_result_speak_to_the_names_in_the_readers_language(
+    api: Callable[[User], APIClient], alice: User, sent: list[int]
+) -> None:
+    from rules.catalogue import get_clock
+    from rules.seats import parse_colours
+    from solver.core.search import recommend
+    from solver.results import result_json
+
+    client = api(alice)
+    hint_id = ask(client, names=["Ann", "Bea", "Cas", "Dan"]).json()["id"]
+    hint = HintRequest.objects.get(pk=hint_id)
+    result = recommend(get_clock("1-1"), parse_colours(hint.colours), hint.face_up, effort=0.05,
+                       compute_odds=False)  # fmt: skip
+    HintRequest.objects.filter(pk=hint_id).update(
+        status=HintRequest.Status.DONE, result=result_json(result, "en")
+    )
+    body = client.get(f"/api/hints/{hint_id}/", HTTP_ACCEPT_LANGUAGE="nl").json()["result"]
+    assert body["alternatives"]
+    for other, made in zip(body["alternatives"], result.alternatives, strict=True):
+        assert other["plan"] == made.plan.to_json()
+        assert other["words"] == other["words_all"]["nl"] != other["words_all"]["en"]
+        assert "opens" not in other["words"]  # Dutch, not the stored English
+    opener = body["alternatives"][0]["plan"]["opener"]
+    assert ["Ann", "Bea", "Cas", "Dan"][opener - 1] in body["alternatives"][0]["words"]

@@ -16,6 +16,7 @@ from solver.core import search
 from solver.core.plans import Plan, baseline_plan
 from solver.core.search import STAGES, HintResult, Stage, recommend
 from solver.core.simulate import draw_values, pass_count, simulate
+from solver.core.words import plan_speech
 
 CLOCK = Clock("2-1", 2, 1)
 THREE = parse_colours("SSMM/SMSM/MMSS")
@@ -237,7 +238,10 @@ def test_the_alternatives_fill_each_role_once() -> None:
     assert simplest.sentences <= first.sentences
     for other in hint.alternatives:
         assert set(other.words) == {"en", "nl", "ja"}
-        assert other.word_count == len(other.words["en"].split())
+        speech = plan_speech(other.plan, CLOCK, THREE, 3)
+        said = " ".join((*speech.lines, *speech.details))
+        assert other.word_count == len(said.split()) > len(other.words["en"].split())
+        assert other.sentences == said.count(". ") + 1
         assert other.interval_with_slips[0] <= other.pass_rate_with_slips
 
 

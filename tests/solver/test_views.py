@@ -403,12 +403,14 @@ def finish_with_choices(hint: HintRequest) -> HintRequest:
     clock, seats = get_clock("1-1"), parse_colours(COLOURS)
     plan = baseline_plan(clock, seats, 4)
     bold_plan = plan.with_(targets=(2, 6, 10, 14, 18, 22), opener=2)
-    words = {"en": "Aim for about 3, 5, 7.", "nl": "Mik op ongeveer 3, 5, 7.", "ja": "目標。"}
-    bold_words = {"en": "Aim high. Open big.", "nl": "Mik hoog. Open groot.", "ja": "高く。"}
+    words = all_words(plan, clock, seats, 4)
+    bold_words = all_words(bold_plan, clock, seats, 4)
     recommended = Alternative(
-        ("recommended", "simplest"), plan, 0.80, (0.78, 0.82), 0.74, (0.72, 0.76), words
+        ("recommended", "simplest"), plan, 0.80, (0.78, 0.82), 0.74, (0.72, 0.76), words, 9, 90
     )
-    bold = Alternative(("bold",), bold_plan, 0.83, (0.81, 0.85), 0.69, (0.67, 0.71), bold_words)
+    bold = Alternative(
+        ("bold",), bold_plan, 0.83, (0.81, 0.85), 0.69, (0.67, 0.71), bold_words, 10, 99
+    )
     result = HintResult(
         plan=plan,
         pass_rate=0.80,
@@ -454,13 +456,16 @@ def test_the_plans_offered_are_tabs_and_each_shows_its_own_words_and_rates(
     assert 'class="plan-tabs"' in html
     assert "Recommended · Simplest" in html and "Bold" in html
     assert 'href="?plan=1"' in html and 'aria-current="page"' in html
-    assert "Aim for about 3, 5, 7." in html and "Aim high." not in html
+    own, other = "Aim for about 4, 8, 12, 16, 20 and 24.", "Aim for about 2, 6, 10, 14, 18 and 22."
+    assert own in html and other not in html
+    assert "10 sentences" in html  # the bold tab's size
     bold = client.get(f"/hints/{hint.pk}/?plan=1").content.decode()
-    assert "Aim high." in bold and "Aim for about 3, 5, 7." not in bold
+    assert other in bold and own not in bold
+    assert "Seat 2 opens." in bold  # the bold plan's own opener
     assert "83% if everyone plays it as said; 69% with a slip every 20 moves" in bold
     assert 'name="plan" value="1"' in bold  # What if varies the bold plan
     # An index that is not a plan shows the recommended one.
-    assert "Aim for about 3, 5, 7." in client.get(f"/hints/{hint.pk}/?plan=7").content.decode()
+    assert own in client.get(f"/hints/{hint.pk}/?plan=7").content.decode()
 
 
 def test_what_if_works_on_each_plan_offered(
