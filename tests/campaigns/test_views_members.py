@@ -161,3 +161,31 @@ def test_only_owners_change_players(group: Group, as_role: AsRole, role: str, st
 def test_changing_a_player_needs_a_post(group: Group, as_role: AsRole) -> None:
     ann = group.players.get(name="Ann")
     assert as_role("owner").get(page(group, f"players/{ann.pk}/")).status_code == 405
+
+
+def test_owners_get_copy_and_share_buttons_for_the_invite_link(
+    group: Group, as_role: AsRole
+) -> None:
+    body = as_role("owner").get(page(group, "members/")).content.decode()
+    link = f"http://testserver/join/{group.invite_token}/"
+    assert f'data-copy="{link}"' in body
+    assert f'data-share="{link}"' in body
+    assert "js/share.js" in body
+    # Both wait hidden for the script: without JavaScript only the plain link shows.
+    assert "data-invite-actions hidden" in body
+
+
+@pytest.mark.parametrize("role", ["member", "viewer"])
+def test_only_owners_see_the_invite_link_and_its_buttons(
+    group: Group, as_role: AsRole, role: str
+) -> None:
+    body = as_role(role).get(page(group, "members/")).content.decode()
+    assert group.invite_token not in body
+    assert "data-copy=" not in body
+
+
+def test_joining_lands_on_the_group_page(group: Group, login: Callable[[User], Client]) -> None:
+    erin = User.objects.create_user("erin")
+    response = login(erin).post(f"/join/{group.invite_token}/")
+    assert response.status_code == 302
+    assert response["Location"] == f"/groups/{group.pk}/"

@@ -12,6 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.test import Client
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
@@ -82,3 +85,35 @@ def screenshot() -> Callable[[Any, str], Path]:
         return path
 
     return _shot
+
+
+@pytest.fixture
+def phones(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
+    """phones(user, viewport=PHONE): a browser context signed in as ``user`` (a session made
+    by the test client); every context is closed after the test, so none polls on."""
+    contexts: list[Any] = []
+
+    def _new(user: User, viewport: dict[str, int] = PHONE) -> Any:
+        context = _phone(browser, live_server, user, viewport)
+        contexts.append(context)
+        return context
+
+    yield _new
+    for context in contexts:
+        context.close()
+
+
+def _phone(browser: Any, live_server: Any, user: User, viewport: dict[str, int]) -> Any:
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport=viewport, locale="en-GB")
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": live_server.url,
+            }
+        ]
+    )
+    return context

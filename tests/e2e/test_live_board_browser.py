@@ -4,18 +4,16 @@ the plan. Screenshots of table mode land in var/screens (or $TIMEKEEPER_SCREENS)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client
 
 from campaigns import services
 from campaigns.models import Group, Membership
 from solver.models import HintRequest
-from tests.e2e.conftest import DESKTOP, PHONE
+from tests.e2e.conftest import DESKTOP
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -33,38 +31,6 @@ Object.defineProperty(window, "speechSynthesis", {configurable: true, value: {
 }});
 window.SpeechSynthesisUtterance = function (text) { this.text = text; };
 """
-
-
-@pytest.fixture
-def phones(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
-    """phones(user, viewport=PHONE): a browser context signed in as ``user`` (a session made
-    by the test client); every context is closed after the test, so none polls on."""
-    contexts: list[Any] = []
-
-    def _new(user: User, viewport: dict[str, int] = PHONE) -> Any:
-        context = _phone(browser, live_server, user, viewport)
-        contexts.append(context)
-        return context
-
-    yield _new
-    for context in contexts:
-        context.close()
-
-
-def _phone(browser: Any, live_server: Any, user: User, viewport: dict[str, int]) -> Any:
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport=viewport, locale="en-GB")
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": live_server.url,
-            }
-        ]
-    )
-    return context
 
 
 def _table() -> tuple[Group, User, User]:
