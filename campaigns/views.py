@@ -242,12 +242,17 @@ def _expected_event(request: HttpRequest) -> int | None:
     return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
 
 
+def _from_table(request: HttpRequest) -> bool:
+    """A write tapped in table mode answers with table mode, not the group page."""
+    return request.POST.get("view") == "table"
+
+
 def _board_template(request: HttpRequest) -> str:
-    return "campaigns/table.html" if request.POST.get("view") == "table" else "campaigns/group.html"
+    return "campaigns/table.html" if _from_table(request) else "campaigns/group.html"
 
 
 def _board_url(request: HttpRequest, group: Group) -> str:
-    name = "campaigns:table" if request.POST.get("view") == "table" else "campaigns:group"
+    name = "campaigns:table" if _from_table(request) else "campaigns:group"
     return reverse(name, args=[group.pk])
 
 
