@@ -16,6 +16,7 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -28,7 +29,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from campaigns import exports, services
+from campaigns import exports, imports, services
 from campaigns.access import get_group_for_user
 from campaigns.models import (
     NAME_LENGTH,
@@ -36,6 +37,7 @@ from campaigns.models import (
     Attempt,
     Campaign,
     Group,
+    HistoryImport,
     Membership,
     Player,
     Session,
@@ -44,7 +46,7 @@ from campaigns.services import CampaignError
 from config.http import AuthenticatedRequest, api_view
 from config.i18n import current_lang
 from config.ids import MAX_ID, id_field
-from config.openapi import BAD_REQUEST
+from config.openapi import BAD_REQUEST, THROTTLED
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.clock import MAX_RULES, Clock
 from rules.errors import RulesError
@@ -670,11 +672,52 @@ def export_bgstats(request: AuthenticatedRequest, group_id: int, session_id: int
     return Response(exports.bgstats_play(session))
 
 
+class ImportOut(serializers.ModelSerializer):
+    group = serializers.IntegerField(
+        source="group_id", allow_null=True, help_text="The new group, once the import is done."
+    )
+    percent = serializers.IntegerField()
+
+    class Meta:
+        model = HistoryImport
+        fields = [
+            "id",
+            "status",
+            "events_done",
+            "events_total",
+            "percent",
+            "group",
+            "error",
+            "created",
+        ]
+
+
 @extend_schema(
-    request=OpenApiTypes.OBJECT, responses={201: GroupOut, 400: FIELD_ERRORS}, summary="Import"
+    request=OpenApiTypes.OBJECT,
+    responses={
+        201: GroupOut,
+        202: ImportOut,
+        429: THROTTLED,
+    },
+    summary="Import",
 )
 @api_view(["POST"])
 def group_import(request: AuthenticatedRequest) -> Response:
-    """A new group from an exported history; the caller owns it."""
-    group = exports.import_history(request.user, request.data)
-    return Response(GroupOut(group).data, status=status.HTTP_201_CREATED)
+    """A new group from an exported history; the caller owns it. A short history is
+    imported at once (201, the group); a long one by the worker (202, the import: follow
+    ``GET /api/imports/{id}/`` until its status is ``done`` and it names the group)."""
+    started = imports.start_import(request.user, request.data)
+    if isinstance(started, HistoryImport):
+        location = reverse("api-import", args=[started.pk])
+        return Response(
+            ImportOut(started).data, status=status.HTTP_202_ACCEPTED, headers={"Location": location}
+        )
+    return Response(GroupOut(started).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(responses={200: ImportOut}, summary="An import under way")
+@api_view(["GET"])
+def import_detail(request: AuthenticatedRequest, import_id: int) -> Response:
+    """How far a long import got; only the person who started it sees it."""
+    job = get_object_or_404(HistoryImport, pk=import_id, owner=request.user)
+    return Response(ImportOut(job).data)

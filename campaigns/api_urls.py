@@ -12,6 +12,7 @@ urlpatterns = [
     path("layouts/check/", api.layout_check, name="api-layout-check"),
     path("groups/", api.group_list, name="api-groups"),
     path("groups/import/", api.group_import, name="api-group-import"),
+    path("imports/<id:import_id>/", api.import_detail, name="api-import"),
     path(group, api.group_detail, name="api-group"),
     path(group + "progress/", api.progress, name="api-progress"),
     path(group + "attempts/", api.attempts, name="api-attempts"),

@@ -9,7 +9,7 @@ state machine, so an imported group is as consistent as one recorded at the tabl
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import time, timedelta
 from time import monotonic, sleep
 from typing import Any
@@ -206,14 +206,9 @@ def _first_error(errors: Any, path: str = "") -> str:
     return f"{path}: {errors}" if path else str(errors)
 
 
-def import_history(user: User, data: Any) -> Group:
-    """A new group owned by ``user`` from an exported history; CampaignError (field
-    ``history``) for anything that is not a valid history, or that breaks a limit.
-
-    The history is replayed through the state machine in batches of IMPORT_BATCH events,
-    each its own transaction, so a long history never holds the database's write lock for
-    long. The group has no member until its whole history is in: nobody sees it half
-    imported, and if any event is refused the group is deleted again (all or nothing)."""
+def check_history(data: Any) -> dict[str, Any]:
+    """The history's shape and limits, checked before anything is written: the validated
+    history, or CampaignError (field ``history``) saying what is wrong."""
     _require(
         isinstance(data, dict) and data.get("format") == FORMAT,
         _("This is not a Timekeeper history."),
@@ -222,7 +217,31 @@ def import_history(user: User, data: Any) -> Group:
     shape = HistoryIn(data=data)
     if not shape.is_valid():
         raise CampaignError(_first_error(shape.errors), "history")
-    history = shape.validated_data
+    return dict(shape.validated_data)
+
+
+def count_events(history: dict[str, Any]) -> int:
+    """How many attempts, skips and retrievals a checked history replays."""
+    return sum(len(raw["history"]) for raw in history["campaigns"])
+
+
+def import_history(
+    user: User,
+    data: Any,
+    *,
+    on_group: Callable[[Group], None] | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> Group:
+    """A new group owned by ``user`` from an exported history; CampaignError (field
+    ``history``) for anything that is not a valid history, or that breaks a limit.
+
+    The history is replayed through the state machine in batches of IMPORT_BATCH events,
+    each its own transaction, so a long history never holds the database's write lock for
+    long. The group has no member until its whole history is in: nobody sees it half
+    imported, and if any event is refused the group is deleted again (all or nothing).
+    ``on_group(group)`` hears of the hidden group as soon as it exists, and
+    ``on_progress(events_done)`` after each batch (``campaigns.imports`` keeps both)."""
+    history = check_history(data)
     group: Group | None = None
     try:
         with transaction.atomic():
@@ -233,10 +252,13 @@ def import_history(user: User, data: Any) -> Group:
             group.memberships.all().delete()
             for item in history.get("transcriptions", []):
                 services.transcribe(group, item["clock"], item["definition"], user)
+        if on_group is not None:
+            on_group(group)
         players = {p.name: p for p in group.players.all()}
         previous: Campaign | None = None
+        progress = _Progress(on_progress)
         for raw in history["campaigns"]:
-            previous = _import_campaign(group, user, raw, players, previous)
+            previous = _import_campaign(group, user, raw, players, previous, progress)
         with transaction.atomic():
             Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
     except Exception as error:
@@ -252,12 +274,26 @@ def import_history(user: User, data: Any) -> Group:
     return group
 
 
+class _Progress:
+    """Counts the events written so far, across campaigns, and reports after each batch."""
+
+    def __init__(self, report: Callable[[int], None] | None) -> None:
+        self.report = report
+        self.done = 0
+
+    def add(self, count: int) -> None:
+        self.done += count
+        if self.report is not None:
+            self.report(self.done)
+
+
 def _import_campaign(
     group: Group,
     user: User,
     raw: dict[str, Any],
     players: dict[str, Any],
     previous: Campaign | None,
+    progress: _Progress,
 ) -> Campaign:
     if raw["kind"] == Campaign.Kind.REBIRTH:
         _require(
@@ -284,12 +320,14 @@ def _import_campaign(
         if done and connection.vendor == "sqlite":
             sleep(BATCH_PAUSE)
         ends = monotonic() + BATCH_SECONDS
+        started = done
         with transaction.atomic():
             for item in events[done : done + IMPORT_BATCH]:
                 _import_event(campaign, user, item, players, sessions)
                 done += 1
                 if monotonic() > ends:
                     break
+        progress.add(done - started)
     return campaign
 
 

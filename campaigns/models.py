@@ -450,3 +450,52 @@ class CommunityShare(models.Model):
                 fields=["group", "clock_id"], name="community_share_one_per_clock"
             )
         ]
+
+
+class ImportStatus(models.TextChoices):
+    QUEUED = "queued", _("queued")
+    RUNNING = "running", _("importing")
+    DONE = "done", _("done")
+    FAILED = "failed", _("failed")
+
+
+class HistoryImport(models.Model):
+    """A long history being imported by the worker (``campaigns.imports``): a history with
+    more events than a web request should replay is checked, stored here and replayed by a
+    Celery task, which reports how far it got. ``group`` is the hidden group being filled in
+    (no members until the last event is in); a rerun after a killed worker deletes it and
+    starts again. The history itself is dropped once the import has ended."""
+
+    Status = ImportStatus
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="history_imports"
+    )
+    status = models.CharField(max_length=10, choices=ImportStatus.choices, default="queued")
+    history = models.JSONField(null=True, blank=True)
+    events_total = models.PositiveIntegerField(default=0)
+    events_done = models.PositiveIntegerField(default=0)
+    group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.SET_NULL)
+    error = models.TextField(blank=True)
+    language = models.CharField(max_length=10, default="en")  # refusals are worded in it
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=ImportStatus.values), name="history_import_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"import {self.pk} ({self.status})"
+
+    @property
+    def ended(self) -> bool:
+        return self.status in (ImportStatus.DONE, ImportStatus.FAILED)
+
+    @property
+    def percent(self) -> int:
+        return 100 if self.ended else int(100 * self.events_done / max(self.events_total, 1))

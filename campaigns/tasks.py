@@ -1,4 +1,5 @@
-"""Celery tasks of campaigns: the periodic refresh of the community figures.
+"""Celery tasks of campaigns: the periodic refresh of the community figures, and long
+history imports (``campaigns.imports``) with the periodic resend of stalled ones.
 
 Statistics read other tables' figures from ``CommunityClock`` rows; this task rewrites them
 (``campaigns.statistics.refresh_community``) so no request ever scans every group's history.
@@ -12,6 +13,7 @@ from typing import Any
 
 from celery import Celery
 
+from campaigns import imports
 from campaigns.statistics import refresh_community
 from config.celery import app
 
@@ -23,10 +25,26 @@ def refresh_community_figures() -> int:
     return refresh_community()
 
 
+# --- long imports (``campaigns.imports``) ---------------------------------------------------
+
+RESUME_IMPORTS_EVERY = 30.0  # seconds: a stalled import is sent again within 90 s
+
+
+@app.task(name="campaigns.import_history", soft_time_limit=3600, time_limit=3660)
+def import_history(job_id: int) -> str:
+    return imports.run(job_id)
+
+
+@app.task(name="campaigns.resume_imports")
+def resume_imports() -> int:
+    return imports.resume_stalled()
+
+
 def setup_periodic_tasks(sender: Celery, **kwargs: Any) -> None:
     sender.add_periodic_task(
         REFRESH_COMMUNITY_EVERY, refresh_community_figures.s(), name="statistics: community"
     )
+    sender.add_periodic_task(RESUME_IMPORTS_EVERY, resume_imports.s(), name="imports: resume")
 
 
 app.on_after_finalize.connect(setup_periodic_tasks)

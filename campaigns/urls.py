@@ -7,6 +7,7 @@ group = "groups/<id:group_id>/"
 # The pages, namespaced "campaigns:" (e.g. reverse("campaigns:group", args=[group_id])).
 pages = [
     path("groups/import/", views.group_import, name="import"),
+    path("imports/<id:import_id>/", views.import_progress, name="import_progress"),
     path(group, views.group_page, name="group"),
     path(group + "live/", views.live, name="live"),
     path(group + "table/", views.table, name="table"),

@@ -19,14 +19,19 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Max, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
+from django_htmx.http import (
+    HttpResponseClientRedirect,
+    HttpResponseStopPolling,
+    trigger_client_event,
+)
 
-from campaigns import community, exports, services, winnable
+from campaigns import community, exports, imports, services, winnable
 from campaigns.access import get_group_for_user, live_version
 from campaigns.board import chapter_map, clock_state, state_labels
 from campaigns.community_views import community_section
@@ -50,6 +55,7 @@ from campaigns.models import (
     Attempt,
     Event,
     Group,
+    HistoryImport,
     Membership,
     Player,
     Session,
@@ -130,20 +136,39 @@ def group_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     if form.is_valid():
         try:
             data = jsontext.loads(form.cleaned_data["history"].read().decode("utf-8"))
-            group = exports.import_history(request.user, data)
+            started = imports.start_import(request.user, data)
         except (ValueError, UnicodeDecodeError):
             form.add_error("history", _("The file is not JSON."))
         except CampaignError as error:
             form.add_error("history", error.message)
         else:
+            if isinstance(started, HistoryImport):  # a long history: the worker imports it
+                return redirect("campaigns:import_progress", started.pk)
             messages.success(request, _("History imported."))
-            return redirect("campaigns:group", group.pk)
+            return redirect("campaigns:group", started.pk)
     return render(
         request,
         "campaigns/dashboard.html",
         {"rows": [], "form": GroupForm(), "import_form": form},
         status=400,
     )
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def import_progress(request: AuthenticatedHttpRequest, import_id: int) -> HttpResponse:
+    """A long import under way: its progress, polled by htmx (a refresh without JavaScript);
+    the group page once it is done. Only the person who started it sees it."""
+    job = get_object_or_404(HistoryImport, pk=import_id, owner=request.user)
+    if job.status == HistoryImport.Status.DONE and job.group_id is not None:
+        messages.success(request, _("History imported."))
+        url = reverse("campaigns:group", args=[job.group_id])
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    if request.htmx:
+        html = render_to_string("campaigns/import.html#progress", {"job": job}, request=request)
+        return HttpResponseStopPolling(html) if job.ended else HttpResponse(html)
+    return render(request, "campaigns/import.html", {"job": job})
 
 
 # --- the group page -----------------------------------------------------------------------

@@ -1,0 +1,279 @@
+"""A long history is imported by the worker, not in the request: checked at once, stored,
+replayed by the Celery task with its progress on the row, rerun from scratch after a worker
+died half way, visible only to the person who started it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from campaigns import exports, imports, services
+from campaigns.models import Group, HistoryImport
+from rules.catalogue import CLOCK_IDS
+
+Status = HistoryImport.Status
+
+
+def _passes(count: int) -> dict[str, Any]:
+    """A history of ``count`` passed clocks, in order."""
+    event = {"event": "passed", "players": 3, "session": 0, "layout": "", "opener": None}
+    return {
+        "format": exports.FORMAT,
+        "version": exports.VERSION,
+        "name": "Long table",
+        "players": ["Ann", "Ben", "Cleo"],
+        "transcriptions": [],
+        "campaigns": [
+            {
+                "kind": "normal",
+                "passed_at_start": [],
+                "sessions": [{"date": "2026-11-30", "players": ["Ann"], "notes": ""}],
+                "history": [
+                    {**event, "clock": clock, "duration_min": 5, "notes": ""}
+                    for clock in CLOCK_IDS[:count]
+                ],
+            }
+        ],
+    }
+
+
+@pytest.fixture
+def long_imports(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any history of more than 3 events is long; batches of 2 events."""
+    settings.IMPORT_INLINE_EVENTS = 3
+    monkeypatch.setattr(exports, "IMPORT_BATCH", 2)
+
+
+def _api(user: User) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.mark.django_db
+def test_a_short_history_is_still_imported_in_the_request(alice: User, settings: Any) -> None:
+    settings.IMPORT_INLINE_EVENTS = 3
+    response = _api(alice).post("/api/groups/import/", _passes(3), format="json")
+    assert response.status_code == 201
+    assert response.json()["name"] == "Long table"
+    assert not HistoryImport.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("long_imports")
+def test_a_long_history_is_stored_for_the_worker_and_nothing_is_written_yet(
+    alice: User, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent: list[int] = []
+    monkeypatch.setattr(imports, "send", sent.append)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = _api(alice).post("/api/groups/import/", _passes(7), format="json")
+    assert response.status_code == 202, response.content
+    body = response.json()
+    job = HistoryImport.objects.get()
+    assert response["Location"] == f"/api/imports/{job.pk}/"
+    assert body["status"] == "queued" and body["events_total"] == 7 and body["group"] is None
+    assert sent == [job.pk]
+    assert not Group.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("long_imports")
+def test_an_invalid_long_history_is_refused_before_it_is_stored(alice: User) -> None:
+    history = _passes(7)
+    history["players"] = [f"P{n}" for n in range(13)]
+    response = _api(alice).post("/api/groups/import/", history, format="json")
+    assert response.status_code == 400
+    assert not HistoryImport.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("long_imports")
+def test_the_run_reports_progress_after_each_batch_and_ends_with_the_group(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(imports, "send", lambda job_id: True)
+    job = imports.start_import(alice, _passes(7))
+    assert isinstance(job, HistoryImport)
+    seen: list[int] = []
+    real = exports.import_history
+
+    def watching(*args: Any, on_progress: Callable[[int], None], **kwargs: Any) -> Group:
+        def report(done: int) -> None:
+            on_progress(done)
+            seen.append(HistoryImport.objects.get(pk=job.pk).events_done)
+
+        return real(*args, on_progress=report, **kwargs)
+
+    monkeypatch.setattr(exports, "import_history", watching)
+    assert imports.run(job.pk) == Status.DONE
+    assert seen == [2, 4, 6, 7]
+    job.refresh_from_db()
+    assert job.status == Status.DONE and job.percent == 100 and job.history is None
+    assert job.group is not None
+    assert job.group.memberships.get().user == alice
+    assert (
+        exports.export_history(job.group)["campaigns"][0]["history"]
+        == (_passes(7)["campaigns"][0]["history"])
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("long_imports")
+def test_a_refused_event_fails_the_import_with_its_reason_and_keeps_nothing(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(imports, "send", lambda job_id: True)
+    history = _passes(7)
+    history["campaigns"][0]["history"][6]["clock"] = "9-4"  # not the next clock
+    job = imports.start_import(alice, history)
+    assert isinstance(job, HistoryImport)
+    assert imports.run(job.pk) == Status.FAILED
+    job.refresh_from_db()
+    assert job.status == Status.FAILED and "9-4" in job.error
+    assert job.group is None and job.history is None
+    assert not Group.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("long_imports")
+def test_a_rerun_after_a_dead_worker_starts_over_and_leaves_one_group(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(imports, "send", lambda job_id: True)
+    job = imports.start_import(alice, _passes(7))
+    # What a worker killed half way leaves: a hidden group, a row that stopped moving.
+    half = services.create_group(alice, "Long table", ["Ann"], first_campaign=False)
+    half.memberships.all().delete()
+    HistoryImport.objects.filter(pk=job.pk).update(status=Status.RUNNING, group=half, events_done=4)
+    assert imports.run(job.pk) == "skipped"  # a second delivery while it still moves
+    HistoryImport.objects.filter(pk=job.pk).update(updated=timezone.now() - timedelta(minutes=2))
+    assert imports.run(job.pk) == Status.DONE
+    assert not Group.objects.filter(pk=half.pk).exists()
+    assert Group.objects.get().memberships.get().user == alice
+
+
+@pytest.mark.django_db
+def test_a_rerun_never_deletes_a_group_that_has_members(alice: User) -> None:
+    group = services.create_group(alice, "Someone's table", ["Ann"])
+    job = HistoryImport.objects.create(owner=alice, history=_passes(2), events_total=2)
+    HistoryImport.objects.filter(pk=job.pk).update(group=group)
+    imports.run(job.pk)
+    assert Group.objects.filter(pk=group.pk).exists()
+
+
+@pytest.mark.django_db
+def test_only_stalled_imports_are_sent_again(alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: list[int] = []
+
+    def send(job_id: int) -> bool:
+        sent.append(job_id)
+        return True
+
+    monkeypatch.setattr(imports, "send", send)
+    old = timezone.now() - timedelta(minutes=2)
+    rows = {
+        status + suffix: HistoryImport.objects.create(owner=alice, status=status, events_total=9)
+        for status, suffix in [
+            (Status.QUEUED, " old"),
+            (Status.RUNNING, " old"),
+            (Status.RUNNING, " fresh"),
+            (Status.DONE, " old"),
+            (Status.FAILED, " old"),
+        ]
+    }
+    for name, row in rows.items():
+        if name.endswith("old"):
+            HistoryImport.objects.filter(pk=row.pk).update(updated=old)
+    assert imports.resume_stalled() == 2
+    assert sorted(sent) == sorted([rows["queued old"].pk, rows["running old"].pk])
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("long_imports")
+def test_at_most_two_imports_wait_at_once(alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(imports, "send", lambda job_id: True)
+    client = _api(alice)
+    for _ in range(2):
+        assert client.post("/api/groups/import/", _passes(7), format="json").status_code == 202
+    response = client.post("/api/groups/import/", _passes(7), format="json")
+    assert response.status_code == 429
+    assert "2 imports under way" in response.json()["detail"]
+    assert HistoryImport.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_an_import_is_seen_only_by_the_person_who_started_it(
+    alice: User, bob: User, login: Callable[[User], Client]
+) -> None:
+    job = HistoryImport.objects.create(owner=alice, history=_passes(7), events_total=7)
+    assert _api(alice).get(f"/api/imports/{job.pk}/").status_code == 200
+    assert _api(bob).get(f"/api/imports/{job.pk}/").status_code == 404
+    assert APIClient().get(f"/api/imports/{job.pk}/").status_code in (401, 403)
+    assert login(alice).get(f"/imports/{job.pk}/").status_code == 200
+    assert login(bob).get(f"/imports/{job.pk}/").status_code == 404
+    assert Client().get(f"/imports/{job.pk}/").status_code == 302  # to the log-in page
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("long_imports")
+def test_the_page_upload_shows_progress_then_the_group(
+    alice: User, login: Callable[[User], Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    monkeypatch.setattr(imports, "send", lambda job_id: True)
+    client = login(alice)
+    upload = SimpleUploadedFile("history.json", json.dumps(_passes(7)).encode())
+    response = client.post("/groups/import/", {"history": upload})
+    job = HistoryImport.objects.get()
+    assert response["Location"] == f"/imports/{job.pk}/"
+    page = client.get(f"/imports/{job.pk}/").content.decode()
+    assert "0 of 7 attempts and skips are in (0%)." in page
+    assert 'hx-trigger="every 2s"' in page
+    imports.run(job.pk)
+    job.refresh_from_db()
+    polled = client.get(f"/imports/{job.pk}/", headers={"HX-Request": "true"})
+    assert polled["HX-Redirect"] == f"/groups/{job.group_id}/"
+    assert client.get(f"/imports/{job.pk}/")["Location"] == f"/groups/{job.group_id}/"
+
+
+@pytest.mark.django_db
+def test_a_failed_import_page_says_why_and_stops_polling(
+    alice: User, login: Callable[[User], Client]
+) -> None:
+    job = HistoryImport.objects.create(
+        owner=alice, status=Status.FAILED, error="The clock 9-4 is not the next one."
+    )
+    client = login(alice)
+    page = client.get(f"/imports/{job.pk}/").content.decode()
+    assert "The import stopped: The clock 9-4 is not the next one." in page
+    assert "every 2s" not in page
+    polled = client.get(f"/imports/{job.pk}/", headers={"HX-Request": "true"})
+    assert polled.status_code == 286  # htmx: stop polling
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("long_imports")
+def test_a_real_worker_imports_a_long_history(alice: User, celery_worker: Any) -> None:
+    client = _api(alice)
+    response = client.post("/api/groups/import/", _passes(9), format="json")
+    assert response.status_code == 202
+    deadline = time.monotonic() + 60
+    while (body := client.get(response["Location"]).json())["status"] not in ("done", "failed"):
+        assert time.monotonic() < deadline, body
+        time.sleep(0.2)
+    assert body["status"] == "done" and body["events_done"] == 9 and body["percent"] == 100
+    group = Group.objects.get(pk=body["group"])
+    assert group.memberships.get().user == alice
+    assert services.campaign_state(group.current_campaign()).next_clock == CLOCK_IDS[9]
