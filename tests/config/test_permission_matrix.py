@@ -32,7 +32,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
 from campaigns import services
-from campaigns.models import Membership
+from campaigns.models import HistoryImport, Membership
 from solver import services as hint_services
 from solver.inputs import parse_input
 
@@ -54,6 +54,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "api-export-csv": ("LHAAA", "LMMMM"),
     "api-group": ("LHAAA", "LMMMM"),
     "api-group-import": ("LMMMM", "LAAAA"),
+    "api-import": ("LHHHA", "LMMMM"),  # an import is seen by the person who started it only
     "api-groups": ("LAAAA", "LAAAA"),
     "api-layout-check": ("LMMMM", "LAAAA"),
     "api-member": ("LMMMM", "LMMMM"),  # PATCH and DELETE (tested in tests/campaigns)
@@ -81,6 +82,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "campaigns:export_json": ("LHAAA", "LMMMM"),
     "campaigns:group": ("LHAAA", "LMMMM"),
     "campaigns:import": ("LMMMM", "LAAAA"),
+    "campaigns:import_progress": ("LHHHA", "LMMMM"),
     "campaigns:invite": ("LMMMM", "LHDDA"),
     "campaigns:join": ("AAAAA", "LAAAA"),  # the invite link: signed out, POST asks to log in
     "campaigns:live": (
@@ -158,6 +160,7 @@ def table(alice: User, bob: User, charlie: User, dave: User, monkeypatch: Any) -
     hint, _created = hint_services.request_hint(
         alice, parse_input("1-1", "SSMM/MMSS/SMSM", None), group=group, campaign=campaign
     )
+    started = HistoryImport.objects.create(owner=alice, events_total=500)
     return {
         "users": {"outsider": charlie, "viewer": dave, "member": bob, "owner": alice},
         "values": {
@@ -166,6 +169,7 @@ def table(alice: User, bob: User, charlie: User, dave: User, monkeypatch: Any) -
             "player_id": group.players.first().pk,  # type: ignore[union-attr]
             "session_id": session.pk,
             "hint_id": hint.pk,
+            "import_id": started.pk,
             "clock_id": "1-2",
             "token": group.invite_token,
             "fingerprint": "0123456789abcdef",

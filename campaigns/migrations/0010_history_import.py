@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaigns', '0008_attempt_postmortem'),
+        ('campaigns', '0009_group_invite_expires'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
