@@ -27,19 +27,15 @@ from typing import Any
 from rules.clock import Clock
 from rules.deals import deal
 from rules.layout import Layout, Move
+from solver.core.bench_oracle import BENCH_CLOCKS
 from solver.core.postmortem import postmortem
 
+# The oracle benchmark's clocks (the base clock with its cap, the first clock of the game, a
+# rule most cards cannot meet, so the search must prove failures), and one with placement
+# rules, which the move form judges too.
 CLOCKS: dict[str, dict[str, Any]] = {
-    "2-1 (base rules, cap 24)": {"id": "2-1", "start": 1, "cap": 24, "rules": []},
-    "1-1": {
-        "id": "1-1",
-        "start": 1,
-        "cap": None,
-        "rules": [
-            {"kind": "colours", "segment": 1, "sun": 1, "moon": 0},
-            {"kind": "card_count", "segment": 6, "count": 3},
-        ],
-    },
+    "2-1 (base rules, cap 24)": BENCH_CLOCKS["base (cap 24)"],
+    "1-1": BENCH_CLOCKS["1-1"],
     "placement + colours (3-2 style)": {
         "id": "3-2",
         "start": 3,
@@ -51,13 +47,7 @@ CLOCKS: dict[str, dict[str, Any]] = {
             {"kind": "forbidden_values", "segment": 4, "values": [1, 2, 3]},
         ],
     },
-    # Most cards cannot meet it, so the search must prove failures (the slow case).
-    "segment 1 holds 4 cards": {
-        "id": "2-1",
-        "start": 1,
-        "cap": 24,
-        "rules": [{"kind": "card_count", "segment": 1, "count": 4}],
-    },
+    "segment 1 holds 4 cards": BENCH_CLOCKS["segment 1 holds 4 cards"],
 }
 
 
@@ -105,6 +95,7 @@ import time
 start = time.perf_counter()
 from rules.catalogue import get_clock
 from rules.layout import parse_layout
+from solver.core.bench_oracle import BENCH_CLOCKS
 from solver.core.postmortem import postmortem
 imported = time.perf_counter()
 postmortem(get_clock("1-1"), parse_layout("S3 M5 | S2 | M3 | M9 S1 | S6 S8 M2 | M12 S9 M1"))

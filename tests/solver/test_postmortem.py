@@ -18,32 +18,12 @@ from rules.referee import check_move
 from rules.validate import validate
 from solver.core.oracle import Oracle
 from solver.core.postmortem import PLACEMENT_KINDS, postmortem
+from tests.solver.test_oracle import CLOCKS as ORACLE_CLOCKS
 from tests.solver.test_oracle_reference import reference_passable
 
+# The oracle tests' clocks, and one whose ranges leave few arrangements.
 CLOCKS: dict[str, dict[str, Any]] = {
-    "1-1": get_clock("1-1").to_json(),
-    "base, start 4": {"id": "2-1", "start": 4, "cap": 24, "rules": []},
-    "placement and colours": {
-        "id": "3-2",
-        "start": 3,
-        "cap": 24,
-        "rules": [
-            {"kind": "first_cards", "segments": [5, 3]},
-            {"kind": "single_colour", "segment": 5},
-            {"kind": "max_cards", "segment": 3, "count": 2},
-            {"kind": "forbidden_values", "segment": 4, "values": [1, 2, 3]},
-        ],
-    },
-    "equal and strict": {
-        "id": "4-1",
-        "start": 1,
-        "cap": 24,
-        "rules": [
-            {"kind": "equal_neighbours", "segments": [2, 3]},
-            {"kind": "min_cards", "segment": 6, "count": 3},
-            {"kind": "colours", "segment": 1, "sun": 1, "moon": 1},
-        ],
-    },
+    **ORACLE_CLOCKS,
     "tight ranges": {
         "id": "5-3",
         "start": 2,
