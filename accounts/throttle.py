@@ -8,6 +8,7 @@ points at Redis (as docker-compose does).
 
 from __future__ import annotations
 
+import ipaddress
 import time
 
 from django.conf import settings
@@ -18,14 +19,23 @@ from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
 def client_ip(request: HttpRequest) -> str:
     """The caller's address: ``REMOTE_ADDR``, or behind our TLS proxy the address that proxy
-    added last to ``X-Forwarded-For`` (earlier entries are the caller's to forge). Used by
-    django-axes for log-in and here for sign-up."""
+    added last to ``X-Forwarded-For`` (earlier entries are the caller's to forge); "unknown"
+    when there is none, or it is not an address. Used for the sign-up limit."""
+    return login_ip(request) or "unknown"
+
+
+def login_ip(request: HttpRequest) -> str | None:
+    """``client_ip`` for django-axes, which stores it in an address column: ``None`` when the
+    request carries no valid address (a log-in made by code, such as the test client's
+    ``force_login``, has no ``REMOTE_ADDR``; PostgreSQL refuses "unknown" as an address)."""
+    candidate = str(request.META.get("REMOTE_ADDR") or "")
     if getattr(settings, "BEHIND_TLS_PROXY", False):
         forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        last = forwarded.rsplit(",", 1)[-1].strip()
-        if last:
-            return last
-    return str(request.META.get("REMOTE_ADDR") or "unknown")
+        candidate = forwarded.rsplit(",", 1)[-1].strip() or candidate
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:
+        return None
 
 
 def _rate(scope: str) -> tuple[int, int]:

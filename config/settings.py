@@ -264,7 +264,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minim
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.login_ip"
 AXES_VERBOSE = False
 
 # Throttle counts and the like. Per process by default; CACHE_URL=redis://… shares them

@@ -93,3 +93,49 @@ def test_default_rates_are_set_and_a_bad_rate_stops_start_up() -> None:
 
     result = run_manage({"THROTTLE_USER": "lots"}, "check")
     assert result.returncode != 0 and "THROTTLE_USER must look like 60/minute" in result.stderr
+
+
+def test_a_log_in_without_an_address_is_recorded_without_one(alice: User) -> None:
+    """force_login (and any log-in made by code) has no REMOTE_ADDR; axes must not store
+    "unknown" in its address column, which PostgreSQL refuses."""
+    from axes.models import AccessLog
+    from django.test import Client
+
+    Client().force_login(alice)
+    assert AccessLog.objects.get(username="alice").ip_address is None
+    client = Client(REMOTE_ADDR="203.0.113.7")
+    assert (
+        client.post("/accounts/login/", {"username": "alice", "password": "password"}).status_code
+        == 302
+    )
+    assert AccessLog.objects.filter(ip_address="203.0.113.7").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("meta", "behind_proxy", "expected"),
+    [
+        ({"REMOTE_ADDR": "198.51.100.4"}, False, "198.51.100.4"),
+        ({}, False, None),
+        ({"REMOTE_ADDR": "not an address"}, False, None),
+        (
+            {"REMOTE_ADDR": "10.0.0.2", "HTTP_X_FORWARDED_FOR": "1.2.3.4, 198.51.100.9"},
+            True,
+            "198.51.100.9",
+        ),
+        ({"REMOTE_ADDR": "10.0.0.2", "HTTP_X_FORWARDED_FOR": "1.2.3.4, <script>"}, True, None),
+        ({"REMOTE_ADDR": "10.0.0.2"}, True, "10.0.0.2"),
+    ],
+)
+def test_only_a_valid_address_identifies_the_caller(
+    settings: Any, meta: dict[str, str], behind_proxy: bool, expected: str | None
+) -> None:
+    from django.test import RequestFactory
+
+    from accounts.throttle import client_ip, login_ip
+
+    settings.BEHIND_TLS_PROXY = behind_proxy
+    request = RequestFactory().get("/")
+    request.META.pop("REMOTE_ADDR", None)
+    request.META.update(meta)
+    assert login_ip(request) == expected
+    assert client_ip(request) == (expected or "unknown")
