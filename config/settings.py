@@ -338,6 +338,11 @@ CELERY_TASK_ALWAYS_EAGER = False
 # job pauses at its progress reports once it has a plan in hand, so the test, not the
 # machine's speed, decides when the job may go on. Empty, as in production: no pause.
 HINT_HOLD_FILE = env_str("HINT_HOLD_FILE", "")
+# How hard a hint's plan search works (1.0: the full schedule). At 0.5 the search chooses the
+# same plans on the base clock at 2 and 3 players and one as good at 4 (same fresh deals and
+# slips: `python -m solver.bench --skip oracle --skip simulation --skip hint --effort 0.5`),
+# in half the time, so a first hint is answered in seconds. Tests set their own.
+HINT_EFFORT = 0.5
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # A worker writes a heartbeat this often; /healthz counts those seen within 3 periods.

@@ -37,7 +37,7 @@ Status = HintRequest.Status
 
 def effort() -> float:
     """Solver effort for new jobs; tests turn it down so a job takes a second."""
-    return float(getattr(settings, "HINT_EFFORT", 1.0))
+    return float(settings.HINT_EFFORT)
 
 
 def odds_samples() -> int | None:
