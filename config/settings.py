@@ -113,8 +113,12 @@ DATABASE_URL = env_url(
     ("sqlite", "postgres", "postgresql", "pgsql"),
 )
 DATABASES = {
+    # DB_CONN_MAX_AGE > 0 keeps a connection per web worker across requests (docker-compose
+    # sets 60): a new PostgreSQL connection per request costs more than the live board's poll.
     "default": dj_database_url.parse(
-        DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0, minimum=0)
+        DATABASE_URL,
+        conn_max_age=env_int("DB_CONN_MAX_AGE", 0, minimum=0),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

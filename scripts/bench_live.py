@@ -8,6 +8,9 @@ attempts, then prints:
 2. the group page's latency (p50, p95) alone, then again while 60 phones poll every 3 s,
    measured in the same run against the same server, and the ratio of the two p95s.
 
+gunicorn gets DB_CONN_MAX_AGE=60, as docker-compose sets (DB_CONN_MAX_AGE=0 in the
+environment measures a new connection per request instead).
+
 Usage: DATABASE_URL=postgres://… .venv/bin/python scripts/bench_live.py [--requests N]
 It creates and drops its own users and group (named bench-live-*); it never asserts.
 """
@@ -117,6 +120,8 @@ def main() -> None:
             "warning",
         ],
         cwd=ROOT,
+        # As docker-compose runs it: a database connection per worker process, kept.
+        env={**os.environ, "DB_CONN_MAX_AGE": os.environ.get("DB_CONN_MAX_AGE", "60")},
     )
     base = f"http://127.0.0.1:{port}"
     try:
