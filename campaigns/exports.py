@@ -233,7 +233,18 @@ def import_history(
     on_progress: Callable[[int], None] | None = None,
 ) -> Group:
     """A new group owned by ``user`` from an exported history; CampaignError (field
-    ``history``) for anything that is not a valid history, or that breaks a limit.
+    ``history``) for anything that is not a valid history, or that breaks a limit."""
+    return write_history(user, check_history(data), on_group=on_group, on_progress=on_progress)
+
+
+def write_history(
+    user: User,
+    history: dict[str, Any],
+    *,
+    on_group: Callable[[Group], None] | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> Group:
+    """The group of a history ``check_history`` accepted.
 
     The history is replayed through the state machine in batches of IMPORT_BATCH events,
     each its own transaction, so a long history never holds the database's write lock for
@@ -241,7 +252,6 @@ def import_history(
     imported, and if any event is refused the group is deleted again (all or nothing).
     ``on_group(group)`` hears of the hidden group as soon as it exists, and
     ``on_progress(events_done)`` after each batch (``campaigns.imports`` keeps both)."""
-    history = check_history(data)
     group: Group | None = None
     try:
         with transaction.atomic():

@@ -57,8 +57,9 @@ def start_import(user: User, data: Any) -> Group | HistoryImport:
     """Check ``data`` and import it: a short history at once (the new group), a long one by
     the worker (its ``HistoryImport``). CampaignError for a history that is not valid."""
     history = exports.check_history(data)
-    if exports.count_events(history) <= settings.IMPORT_INLINE_EVENTS:
-        return exports.import_history(user, data)
+    events = exports.count_events(history)
+    if events <= settings.IMPORT_INLINE_EVENTS:
+        return exports.write_history(user, history)
     with transaction.atomic():
         # One person's imports are counted under a lock on their own row, so two uploads at
         # once cannot both slip under the limit.
@@ -75,7 +76,7 @@ def start_import(user: User, data: Any) -> Group | HistoryImport:
         job = HistoryImport.objects.create(
             owner=user,
             history=data,
-            events_total=exports.count_events(history),
+            events_total=events,
             language=translation.get_language() or settings.LANGUAGE_CODE,
         )
         transaction.on_commit(partial(send, job.pk))
