@@ -32,10 +32,12 @@ def node_id(hostname: str) -> str:
     return f"{hostname}#{INCARNATION}"
 
 
-def beat(hostname: str) -> None:
-    """Record that `hostname` (this start of it) is alive now."""
+def beat(hostname: str, *, ready: bool = True) -> None:
+    """Record that `hostname` (this start of it) is alive now: taking jobs, or (``ready``
+    false) still loading the solver before it takes any."""
     WorkerHeartbeat.objects.update_or_create(
-        hostname=hostname, defaults={"last_seen": timezone.now(), "incarnation": INCARNATION}
+        hostname=hostname,
+        defaults={"last_seen": timezone.now(), "incarnation": INCARNATION, "ready": ready},
     )
 
 
@@ -50,9 +52,21 @@ def silent_after() -> timedelta:
 
 
 def live_workers() -> int:
-    """Workers whose last heartbeat is at most three periods old."""
+    """Workers taking jobs whose last heartbeat is at most three periods old."""
     since = timezone.now() - silent_after()
-    return WorkerHeartbeat.objects.filter(last_seen__gte=since).count()
+    return WorkerHeartbeat.objects.filter(last_seen__gte=since, ready=True).count()
+
+
+def starting_workers() -> int:
+    """Live workers still warming the solver up, before they take jobs."""
+    since = timezone.now() - silent_after()
+    return WorkerHeartbeat.objects.filter(last_seen__gte=since, ready=False).count()
+
+
+def solver_starting() -> bool:
+    """True while no worker takes jobs but one is warming up: a hint asked now waits for it
+    (about a minute the first time on a machine, while numba compiles the kernels)."""
+    return live_workers() == 0 and starting_workers() > 0
 
 
 def live_nodes(nodes: Iterable[str]) -> set[str]:
@@ -66,11 +80,11 @@ def live_nodes(nodes: Iterable[str]) -> set[str]:
     return alive & wanted
 
 
-def worker_beat(hostname: str) -> None:
+def worker_beat(hostname: str, *, ready: bool = True) -> None:
     """beat() from a worker's timer thread, which has a database connection of its own:
     close it after each beat so it neither times out between beats nor outlives the worker."""
     try:
-        beat(hostname)
+        beat(hostname, ready=ready)
     finally:
         connection.close()
 

@@ -10,6 +10,9 @@ class WorkerHeartbeat(models.Model):
     # claimed no longer have a live node (solver.jobs.reap_stale).
     incarnation = models.CharField(max_length=32, blank=True, default="")
     last_seen = models.DateTimeField()
+    # False while the worker loads the solver's kernels, before it takes jobs (about a
+    # minute the first time on a machine): a hint page then says the solver is starting.
+    ready = models.BooleanField(default=True)
 
     class Meta:
         indexes = [

@@ -18,7 +18,7 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 
 from config.celery import app as celery_app
-from ops.heartbeat import live_workers
+from ops.heartbeat import live_workers, starting_workers
 from ops.middleware import database_is_locked
 
 logger = logging.getLogger(__name__)
@@ -27,15 +27,16 @@ THEME_COLOUR = "#1f3a5f"  # the top bar (--night in timekeeper.css)
 BACKGROUND_COLOUR = "#fbf8f1"  # the page (--paper)
 
 
-def _database() -> tuple[str, int]:
-    """The database's state ("ok", "locked" or "down") and the live workers it counts."""
+def _database() -> tuple[str, int, int]:
+    """The database's state ("ok", "locked" or "down"), the live workers taking jobs it
+    counts, and those still warming the solver up."""
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
-        return "ok", live_workers()
+        return "ok", live_workers(), starting_workers()
     except DatabaseError as error:
         logger.warning("healthz: database unavailable", exc_info=True)
-        return ("locked" if database_is_locked(error) else "down"), 0
+        return ("locked" if database_is_locked(error) else "down"), 0, 0
 
 
 def _broker_ok() -> bool:
@@ -61,12 +62,13 @@ def _broker_ok() -> bool:
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 when the app can serve; 503 naming the failing part ("down", or "locked" for a
     database another connection holds longer than its timeout). Used by compose and CI."""
-    database, workers = _database()
+    database, workers, starting = _database()
     broker = _broker_ok()
     body: dict[str, object] = {
         "database": database,
         "broker": "ok" if broker else "down",
         "workers": workers,
+        "starting": starting,
     }
     return JsonResponse(body, status=200 if database == "ok" and broker else 503)
 

@@ -140,15 +140,13 @@ def supervise(children: list[Child], stopping: list[bool]) -> int:
 
 
 def prepare_steps() -> list[list[str]]:
-    """Migrate, and compile the solver's numba kernels into numba's cache if they are not
-    there yet (half a minute of CPU once per checkout; then it only checks, in about a
-    second) so that the worker starts with them ready. (The clock catalogue needs no
-    loading: it is read from rules/catalogue/, and groups' transcriptions live in the
-    database.)"""
-    return [
-        [PYTHON, "manage.py", "migrate", "--no-input", "-v", "0"],
-        [PYTHON, "-m", "solver.core.warm"],
-    ]
+    """Migrate; nothing else stands between the command and the web serving. The solver's
+    numba kernels are compiled (the first time on a machine: about a minute of CPU) or
+    loaded by the worker itself before it takes jobs (``solver.tasks``), so pages answer at
+    once and a hint asked meanwhile waits in the queue, its page saying that the solver is
+    starting. (The clock catalogue needs no loading: it is read from rules/catalogue/, and
+    groups' transcriptions live in the database.)"""
+    return [[PYTHON, "manage.py", "migrate", "--no-input", "-v", "0"]]
 
 
 def main() -> int:

@@ -29,7 +29,7 @@ from django.conf import settings
 from django.db import connection
 
 from config.celery import app
-from ops.heartbeat import node_id
+from ops.heartbeat import node_id, worker_beat
 from solver import jobs
 from solver.core import warm
 from solver.models import HintRequest
@@ -95,6 +95,10 @@ def _warm_up_before_fork(sender: Any = None, instance: Any = None, **kwargs: Any
     """In the worker's main process, after its set-up and before its pool forks: load (or,
     with an empty numba cache, compile) every kernel once; the pool processes inherit them.
 
+    The worker takes no job meanwhile (its consumer has not started): a hint asked now
+    waits in the queue. Meanwhile a heartbeat marked "not ready" says that the solver is
+    starting (``ops.heartbeat.solver_starting``), which the hint page tells its reader.
+
     Only for the prefork pool. With a threading layer that is not fork-safe (see
     ``solver.core.warm``), each pool process loads them itself as it starts instead."""
     global _warm_in_pool_processes
@@ -102,7 +106,19 @@ def _warm_up_before_fork(sender: Any = None, instance: Any = None, **kwargs: Any
     if not (isinstance(pool, type) and issubclass(pool, PreforkPool)):
         return
     if warm.use_fork_safe_threads():
-        _warm_up()
+        hostname = str(getattr(instance, "hostname", "") or sender or "")
+        done = threading.Event()
+        beating = threading.Thread(
+            target=_beat_while_starting, args=(hostname, done), name="solver-starting"
+        )
+        if hostname:
+            beating.start()
+        try:
+            _warm_up()
+        finally:
+            done.set()
+            if beating.is_alive():
+                beating.join()
     else:
         log.info("numba's threading layer is not fork-safe: each pool process warms up itself")
         _warm_in_pool_processes = True
@@ -117,6 +133,18 @@ def _warm_up_in_pool_process(**kwargs: Any) -> None:
     are thread-safe.)"""
     if _warm_in_pool_processes:
         threading.Thread(target=_warm_up, name="solver-warm-up", daemon=True).start()
+
+
+def _beat_while_starting(hostname: str, done: threading.Event) -> None:
+    """Write this worker's heartbeat, marked not ready, until the warm-up is done; the
+    worker's Heartbeat step then writes it ready."""
+    while True:
+        try:
+            worker_beat(hostname, ready=False)
+        except Exception:  # a database hiccup must not stop the warm-up
+            log.warning("Could not write the starting heartbeat", exc_info=True)
+        if done.wait(settings.WORKER_HEARTBEAT_SECONDS):
+            return
 
 
 def _warm_up() -> None:

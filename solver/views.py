@@ -27,6 +27,7 @@ from campaigns.models import Group, Membership
 from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
 from config.ids import parse_id
+from ops.heartbeat import solver_starting
 from rules.game import PLAYER_COUNTS
 from rules.svg import clock_svg
 from solver import services
@@ -154,6 +155,9 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
             user=request.user,
             role__in=(Membership.Role.OWNER, Membership.Role.MEMBER),
         ).exists(),
+        # A queued hint while the only worker loads the solver's kernels (the first start on
+        # a machine compiles them): the page says so instead of a silent 0 %.
+        "solver_starting": hint.status == HintRequest.Status.QUEUED and solver_starting(),
         **extra,
     }
     # The plan shown: one of the plans offered (tabs), ?plan=N or the What if form's "plan".

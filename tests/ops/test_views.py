@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 def test_it_reports_ok_with_no_workers(client: Client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"database": "ok", "broker": "ok", "workers": 0}
+    assert response.json() == {"database": "ok", "broker": "ok", "workers": 0, "starting": 0}
 
 
 def test_it_counts_workers_by_recent_heartbeats(client: Client, settings: Any) -> None:
@@ -61,7 +61,7 @@ def test_it_answers_503_when_the_redis_broker_stops(
     redis_server.stop()
     response = client.get("/healthz")
     assert response.status_code == 503
-    assert response.json() == {"database": "ok", "broker": "down", "workers": 0}
+    assert response.json() == {"database": "ok", "broker": "down", "workers": 0, "starting": 0}
 
 
 def test_it_answers_503_when_the_filesystem_broker_is_gone(
@@ -74,4 +74,4 @@ def test_it_answers_503_when_the_filesystem_broker_is_gone(
     (tmp_path / "queue").rmdir()
     response = client.get("/healthz")
     assert response.status_code == 503
-    assert response.json() == {"database": "ok", "broker": "down", "workers": 0}
+    assert response.json() == {"database": "ok", "broker": "down", "workers": 0, "starting": 0}

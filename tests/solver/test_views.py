@@ -301,6 +301,23 @@ def test_broker_down_says_the_solver_is_unavailable(
     assert "The solver is unavailable right now" in html
 
 
+def test_a_queued_hint_says_the_solver_is_starting_while_the_worker_warms_up(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    from ops.heartbeat import beat
+
+    hint = make_hint(alice)
+    client = login(alice)
+    starting = "The solver is starting (about a minute the first time)"
+    assert starting not in client.get(f"/hints/{hint.pk}/").content.decode()  # no worker
+    beat("celery@warming", ready=False)
+    assert starting in client.get(f"/hints/{hint.pk}/").content.decode()
+    status = client.get(f"/hints/{hint.pk}/?partial=status", headers={"HX-Request": "true"})
+    assert starting in status.content.decode()
+    beat("celery@warming")  # ready: it takes the job now
+    assert starting not in client.get(f"/hints/{hint.pk}/").content.decode()
+
+
 def test_a_failed_hint_offers_a_retry(
     login: Callable[[User], Client], alice: User, sent: list[int]
 ) -> None:
