@@ -221,8 +221,14 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
 if BEHIND_TLS_PROXY:
-    # Only behind a proxy that sets this header itself (docker-compose's reverse proxy).
+    # Only behind a proxy that sets this header itself (docker-compose's Caddy, make serve's):
+    # gunicorn's port is reachable by that proxy alone.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# How many reverse proxies in front of the app each append the caller's address to
+# X-Forwarded-For: the caller is that many entries from the right. 0 (no proxy): the header
+# is anyone's to forge, so only REMOTE_ADDR counts. Every reader of the caller's address
+# (DRF's throttles through NUM_PROXIES, accounts.throttle) reads this one setting.
+PROXY_COUNT = env_int("PROXY_COUNT", 1 if BEHIND_TLS_PROXY else 0, minimum=0, maximum=5)
 # Health checks come from the local network over plain HTTP.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
@@ -245,8 +251,9 @@ REST_FRAMEWORK = {
         "accounts.throttle.AnonThrottle",
         "accounts.throttle.UserThrottle",
     ],
-    # Behind our proxy the caller is the address it appended to X-Forwarded-For.
-    "NUM_PROXIES": 1 if BEHIND_TLS_PROXY else None,
+    # Behind our proxy the caller is the address it appended to X-Forwarded-For; with no
+    # proxy (0), REMOTE_ADDR (None would trust a forged header).
+    "NUM_PROXIES": PROXY_COUNT,
 }
 
 # Throttles (accounts/throttle.py), "<requests>/<second|minute|hour|day>"; read per request,
