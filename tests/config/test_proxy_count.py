@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.test import RequestFactory
+from rest_framework.request import Request
 
 from accounts.throttle import AnonThrottle
 
@@ -21,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def _ident(settings: Any, proxies: int, forwarded: str) -> str:
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": proxies}
     request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=forwarded)
-    return str(AnonThrottle().get_ident(request))
+    return str(AnonThrottle().get_ident(Request(request)))
 
 
 def test_without_a_proxy_a_forged_forwarded_for_is_ignored(settings: Any) -> None:
