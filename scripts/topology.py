@@ -30,8 +30,10 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 USERS = 10
@@ -122,6 +124,90 @@ def _wait(predicate: object, timeout: float, what: str) -> None:
     raise SystemExit(f"topology: {what} did not happen within {timeout:.0f} s")
 
 
+@contextmanager
+def running(
+    var: Path, port: int, logs: IO[bytes], env: dict[str, str] | None = None
+) -> Iterator[dict[str, subprocess.Popen[bytes]]]:
+    """The production shape, up until the block ends: ``migrate``, then beat, both worker
+    nodes and gunicorn on ``port`` (each in a process group of its own, output to ``logs``),
+    once gunicorn answers and both nodes beat. ``env`` adds to the environment. The caller
+    has run ``django.setup()`` on the same database. Stops them all on the way out."""
+    from ops.heartbeat import live_workers
+
+    environ = {**os.environ, **(env or {})}
+    migrate = subprocess.run(
+        local("migrate", port, var), cwd=ROOT, env=environ, stdout=logs, stderr=logs
+    )
+    if migrate.returncode != 0:
+        raise SystemExit("topology: migrate failed; see the log")
+    procs: dict[str, subprocess.Popen[bytes]] = {}
+    try:
+        for service in ("beat", *NODES, "web"):
+            procs[service] = subprocess.Popen(
+                local(service, port, var),
+                cwd=ROOT,
+                env=environ,
+                stdout=logs,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        base = f"http://127.0.0.1:{port}"
+        _wait(lambda: _request(f"{base}/healthz") is not None, 120, "gunicorn answering")
+        _wait(lambda: live_workers() >= len(NODES), 180, "both worker nodes beating")
+        yield procs
+    finally:
+        stop(procs)
+
+
+def stop(procs: dict[str, subprocess.Popen[bytes]]) -> None:
+    """SIGTERM each process group, then SIGKILL what is still there after 30 s."""
+    for proc in procs.values():
+        with suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+    for proc in procs.values():
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def _ask_hints(
+    base: str, tokens: list[str], timeout: float
+) -> tuple[list[dict[str, Any]], list[int], float]:
+    """Each user asks for ``HINTS_PER_USER`` hints at once; waits until all have ended."""
+    from solver.models import HintRequest
+
+    asked: list[int] = []
+    errors: list[str] = []
+
+    def ask(user: int) -> None:
+        for face_up in range(2, 2 + HINTS_PER_USER):
+            body = {"clock": "1-1", "colours": COLOURS[user], "face_up": face_up}
+            try:
+                answer = _request(f"{base}/api/hints/", tokens[user], body)
+            except urllib.error.HTTPError as error:
+                errors.append(f"user {user}: {error.code} {error.read()[:200]!r}")
+                continue
+            asked.append(int(answer["id"]))  # type: ignore[index]
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=ask, args=(user,)) for user in range(USERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        print("refused:", *errors, sep="\n  ")
+    hints = HintRequest.objects.filter(pk__in=asked)
+    active = (HintRequest.Status.QUEUED, HintRequest.Status.RUNNING)
+    _wait(lambda: not hints.filter(status__in=active).exists(), timeout, "all hints")
+    seconds = time.monotonic() - started
+    fields = ("pk", "status", "runs", "claimed_by", "failure")
+    rows: list[dict[str, Any]] = [dict(row) for row in hints.values(*fields)]
+    return rows, asked, seconds
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timeout", type=float, default=900, help="seconds to wait for hints")
@@ -140,7 +226,6 @@ def main() -> int:
     from django.contrib.auth.models import User
     from rest_framework.authtoken.models import Token
 
-    from ops.heartbeat import live_workers
     from solver.jobs import claimed_node
     from solver.models import HintRequest
 
@@ -148,66 +233,17 @@ def main() -> int:
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     logs = open(var / "processes.log", "wb")  # noqa: SIM115
-    procs: dict[str, subprocess.Popen[bytes]] = {}
     print(f"logs: {var / 'processes.log'}", flush=True)
-    migrate = subprocess.run(local("migrate", port, var), cwd=ROOT, stdout=logs, stderr=logs)
-    if migrate.returncode != 0:
-        print("topology: migrate failed; see the log", file=sys.stderr)
-        return 1
-    User.objects.filter(username__startswith="topology-").delete()
-    tokens = [
-        Token.objects.create(user=User.objects.create_user(f"topology-{n}")).key
-        for n in range(USERS)
-    ]
     try:
-        for service in ("beat", *NODES, "web"):
-            procs[service] = subprocess.Popen(
-                local(service, port, var),
-                cwd=ROOT,
-                stdout=logs,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        _wait(lambda: _request(f"{base}/healthz") is not None, 120, "gunicorn answering")
-        _wait(lambda: live_workers() >= len(NODES), 180, "both worker nodes beating")
-        print(f"running: gunicorn (2 workers), {' and '.join(NODES)}, beat", flush=True)
-
-        asked: list[int] = []
-        errors: list[str] = []
-
-        def ask(user: int) -> None:
-            for face_up in range(2, 2 + HINTS_PER_USER):
-                body = {"clock": "1-1", "colours": COLOURS[user], "face_up": face_up}
-                try:
-                    answer = _request(f"{base}/api/hints/", tokens[user], body)
-                except urllib.error.HTTPError as error:
-                    errors.append(f"user {user}: {error.code} {error.read()[:200]!r}")
-                    continue
-                asked.append(int(answer["id"]))  # type: ignore[index]
-
-        started = time.monotonic()
-        threads = [threading.Thread(target=ask, args=(user,)) for user in range(USERS)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        if errors:
-            print("refused:", *errors, sep="\n  ")
-        hints = HintRequest.objects.filter(pk__in=asked)
-        active = (HintRequest.Status.QUEUED, HintRequest.Status.RUNNING)
-        _wait(lambda: not hints.filter(status__in=active).exists(), args.timeout, "all hints")
-        seconds = time.monotonic() - started
-        rows = list(hints.values("pk", "status", "runs", "claimed_by", "failure"))
+        with running(var, port, logs):
+            User.objects.filter(username__startswith="topology-").delete()
+            tokens = [
+                Token.objects.create(user=User.objects.create_user(f"topology-{n}")).key
+                for n in range(USERS)
+            ]
+            print(f"running: gunicorn (2 workers), {' and '.join(NODES)}, beat", flush=True)
+            rows, asked, seconds = _ask_hints(base, tokens, args.timeout)
     finally:
-        for proc in procs.values():
-            with suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-        for proc in procs.values():
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
         logs.close()
         User.objects.filter(username__startswith="topology-").delete()
 
