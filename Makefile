@@ -45,10 +45,10 @@ messages: install
 bench: install
 	$(BIN)/python -m solver.bench
 	$(BIN)/python -m solver.core.bench_postmortem
-	$(BIN)/python -m campaigns.bench
+	$(BIN)/python -m campaigns.definitions.bench_community
 	$(BIN)/python scripts/bench_live.py
-	$(BIN)/python -m campaigns.statistics_bench
-	$(BIN)/python -m campaigns.bench_import --attempts 2000
+	$(BIN)/python -m campaigns.statistics.bench_statistics
+	$(BIN)/python -m campaigns.history.bench_import --attempts 2000
 	$(BIN)/python -m solver.bench_what_if
 	$(BIN)/python scripts/bench_first_hint.py
 	@if [[ "$$DATABASE_URL" == postgres* && "$$CELERY_BROKER_URL" == redis* ]]; then \

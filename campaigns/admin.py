@@ -15,7 +15,7 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from campaigns import community
+from campaigns.definitions import community
 from campaigns.models import (
     Attempt,
     Campaign,
@@ -172,7 +172,7 @@ class CommunityDefinitionAdmin(ReadOnlyAdmin):
     one to the site-wide default of its clock (played like a shipped definition by groups
     with none of their own; the shipped files stay as they are). The definitions themselves
     come from what tables typed, so they are never edited here: only the actions change
-    them, through ``campaigns.community``."""
+    them, through ``campaigns.definitions.community``."""
 
     list_display = ["clock_id", "fingerprint", "rules_in_words", "reports", "hidden", "promoted"]
     list_filter = ["hidden", "promoted", "clock_id"]

@@ -29,8 +29,9 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from campaigns import exports, imports, services
+from campaigns import services
 from campaigns.access import get_group_for_user
+from campaigns.history import exports, imports
 from campaigns.models import (
     NAME_LENGTH,
     NOTES_LENGTH,

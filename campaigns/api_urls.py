@@ -2,7 +2,9 @@
 
 from django.urls import path
 
-from campaigns import api, community_api, statistics_api
+from campaigns import api
+from campaigns.definitions import community_api
+from campaigns.statistics import api as statistics_api
 
 group = "groups/<id:group_id>/"
 

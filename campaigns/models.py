@@ -361,7 +361,7 @@ class ClockTranscription(models.Model):
             ),
         ]
         indexes = [
-            # campaigns.community.shared_definitions: the groups behind each distinct
+            # campaigns.definitions.community.shared_definitions: the groups behind each distinct
             # definition of one clock, counting every group's latest version once. Adopted
             # and group ride along so the count is read from the index alone.
             models.Index(
@@ -426,8 +426,8 @@ class DefinitionReport(models.Model):
 
 class CommunityClock(models.Model):
     """Other tables' attempts to pass one clock, as the last community refresh counted them
-    (``campaigns.statistics.refresh_community``, a periodic task). Statistics read these rows
-    instead of scanning every group's history per request."""
+    (``campaigns.statistics.compute.refresh_community``, a periodic task). Statistics read these
+    rows instead of scanning every group's history per request."""
 
     clock_id = models.CharField(max_length=8, unique=True)
     groups = models.PositiveIntegerField()  # distinct sharing groups that passed the clock
@@ -460,7 +460,7 @@ class ImportStatus(models.TextChoices):
 
 
 class HistoryImport(models.Model):
-    """A long history being imported by the worker (``campaigns.imports``): a history with
+    """A long history being imported by the worker (``campaigns.history.imports``): a history with
     more events than a web request should replay is checked, stored here and replayed by a
     Celery task, which reports how far it got. ``group`` is the hidden group being filled in
     (no members until the last event is in); a rerun after a killed worker deletes it and

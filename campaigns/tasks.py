@@ -1,8 +1,8 @@
 """Celery tasks of campaigns: the periodic refresh of the community figures, and long
-history imports (``campaigns.imports``) with the periodic resend of stalled ones.
+history imports (``campaigns.history.imports``) with the periodic resend of stalled ones.
 
 Statistics read other tables' figures from ``CommunityClock`` rows; this task rewrites them
-(``campaigns.statistics.refresh_community``) so no request ever scans every group's history.
+(``campaigns.statistics.compute.refresh_community``) so no request ever scans every group's history.
 It is registered with beat here (``on_after_finalize``), as the solver's periodic tasks are;
 ``make run`` runs beat inside its worker.
 """
@@ -13,8 +13,8 @@ from typing import Any
 
 from celery import Celery
 
-from campaigns import imports
-from campaigns.statistics import refresh_community
+from campaigns.history import imports
+from campaigns.statistics.compute import refresh_community
 from config.celery import app
 
 REFRESH_COMMUNITY_EVERY = 15 * 60.0  # seconds: other tables' medians move slowly
@@ -25,7 +25,7 @@ def refresh_community_figures() -> int:
     return refresh_community()
 
 
-# --- long imports (``campaigns.imports``) ---------------------------------------------------
+# --- long imports (``campaigns.history.imports``) -------------------------------------------
 
 RESUME_IMPORTS_EVERY = 30.0  # seconds: a stalled import is sent again within 90 s
 

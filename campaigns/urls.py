@@ -1,6 +1,8 @@
 from django.urls import include, path
 
-from campaigns import community_views, statistics_views, views
+from campaigns import views
+from campaigns.definitions import community_views
+from campaigns.statistics import views as statistics_views
 
 group = "groups/<id:group_id>/"
 

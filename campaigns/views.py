@@ -31,11 +31,11 @@ from django_htmx.http import (
     trigger_client_event,
 )
 
-from campaigns import community, exports, imports, services, winnable
+from campaigns import services, winnable
 from campaigns.access import get_group_for_user, live_version
-from campaigns.board import chapter_map, clock_state, state_labels
-from campaigns.community_views import community_section
-from campaigns.editor import kind_name, param_inputs, rule_from_params
+from campaigns.definitions import community
+from campaigns.definitions.community_views import community_section
+from campaigns.definitions.editor import kind_name, param_inputs, rule_from_params
 from campaigns.forms import (
     AttemptForm,
     CampaignForm,
@@ -50,6 +50,7 @@ from campaigns.forms import (
     TranscriptionForm,
     add_service_error,
 )
+from campaigns.history import exports, imports
 from campaigns.models import (
     NAME_LENGTH,
     Attempt,
@@ -60,6 +61,7 @@ from campaigns.models import (
     Player,
     Session,
 )
+from campaigns.play.chapter_map import chapter_map, clock_state, state_labels
 from campaigns.services import CampaignError
 from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang

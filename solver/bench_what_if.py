@@ -2,7 +2,7 @@
 clock the compiled engine plays and on one only the reference engine plays (40 rules of a
 kind the compiled engine does not model: the heaviest definition a hint may have).
 
-Prints numbers only; it asserts nothing about time. Set up like ``campaigns.bench_import``:
+Prints numbers only; it asserts nothing about time. Set up like ``campaigns.history.bench_import``:
 a database of its own in a temporary folder.
 """
 

@@ -11,7 +11,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from campaigns.community import best_definition
+from campaigns.definitions.community import best_definition
 from campaigns.models import ClockTranscription, Group
 from campaigns.services import DefinitionChoice
 from rules.catalogue import CLOCK_IDS, get_clock

@@ -9,7 +9,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from campaigns import community, services
+from campaigns import services
+from campaigns.definitions import community
 from campaigns.models import CommunityDefinition, Group
 from rules.catalogue import get_clock
 

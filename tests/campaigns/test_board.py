@@ -1,4 +1,4 @@
-"""campaigns.board: the chapter map, drawn through its template."""
+"""campaigns.play.chapter_map: the chapter map, drawn through its template."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from django.utils import translation
 
 from campaigns import services
-from campaigns.board import chapter_map
 from campaigns.models import Attempt, Campaign, Group
+from campaigns.play.chapter_map import chapter_map
 
 pytestmark = pytest.mark.django_db
 Play = Callable[..., Attempt]
@@ -43,7 +43,7 @@ def test_labels_are_escaped(
     group: Group, campaign: Campaign, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(
-        "campaigns.board.state_labels",
+        "campaigns.play.chapter_map.state_labels",
         lambda: dict.fromkeys(
             ["passed", "retrying", "sleeve", "next", "upcoming", "locked"], "<b>&</b>"
         ),

@@ -1,4 +1,4 @@
-"""Transcriptions shared between tables (campaigns.community and its API): counting the
+"""Transcriptions shared between tables (campaigns.definitions.community and its API): counting the
 tables behind each definition, adoption, spoilers, opting out, staff decisions, limits."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from campaigns import community, services
+from campaigns import services
+from campaigns.definitions import community
 from campaigns.models import ClockTranscription, CommunityDefinition, DefinitionReport, Group
 from rules.canonical import fingerprint
 from rules.clock import Clock

@@ -14,7 +14,7 @@ from django.test import Client
 
 from campaigns import services
 from campaigns.models import Attempt, ClockProgress, Event, Group, Session
-from campaigns.statistics import group_statistics
+from campaigns.statistics.compute import group_statistics
 from solver.models import HintRequest
 
 

@@ -1,4 +1,4 @@
-"""campaigns.exports: the BG Stats push-play of an evening and its createPlay link."""
+"""campaigns.history.exports: the BG Stats push-play of an evening and its createPlay link."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import translation
 
-from campaigns import exports, services
+from campaigns import services
+from campaigns.history import exports
 from campaigns.models import Attempt, Group, Session
 from campaigns.services import CampaignError
 from rules.catalogue import CLOCK_IDS

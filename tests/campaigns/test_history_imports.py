@@ -15,7 +15,8 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from campaigns import exports, imports, services
+from campaigns import services
+from campaigns.history import exports, imports
 from campaigns.models import Group, HistoryImport
 from rules.catalogue import CLOCK_IDS
 

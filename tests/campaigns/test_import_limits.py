@@ -12,7 +12,8 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from campaigns import exports, services
+from campaigns import services
+from campaigns.history import exports
 from campaigns.models import Campaign, Group
 
 pytestmark = pytest.mark.django_db

@@ -151,7 +151,7 @@ def test_a_refusal_body_is_the_current_progress_with_what_happened(
 def test_an_undo_is_left_out_of_the_exported_history(
     campaign: Campaign, alice: User, play: Callable[..., Attempt]
 ) -> None:
-    from campaigns.exports import export_history
+    from campaigns.history.exports import export_history
 
     play(campaign, "failed")
     play(campaign, "failed")

@@ -1,4 +1,4 @@
-"""campaigns.statistics: every definition of the statistics contract, pinned with exact
+"""campaigns.statistics.compute: every definition of the statistics contract, pinned with exact
 numbers on hand-built histories recorded through the services (as a table would)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from campaigns import services
 from campaigns.models import Attempt, Campaign, Group, Player
-from campaigns.statistics import (
+from campaigns.statistics.compute import (
     HintBin,
     Run,
     Tally,

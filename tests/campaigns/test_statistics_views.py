@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 
 from campaigns import demo, services
 from campaigns.models import Campaign, Group, Membership
-from campaigns.statistics import refresh_community
+from campaigns.statistics.compute import refresh_community
 
 AsRole = Callable[[str], Client]
 READ_STATUS = {"owner": 200, "member": 200, "viewer": 200, "outsider": 404}

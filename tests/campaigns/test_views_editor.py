@@ -1,5 +1,5 @@
-"""The clock editor page (views.transcribe with campaigns.editor): redraws, rules added and
-removed in words, saved versions."""
+"""The clock editor page (views.transcribe with campaigns.definitions.editor): redraws, rules
+added and removed in words, saved versions."""
 
 from __future__ import annotations
 

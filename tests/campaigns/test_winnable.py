@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from campaigns import services, winnable
 from campaigns.models import Attempt, Campaign, Group
-from campaigns.statistics import group_statistics
+from campaigns.statistics.compute import group_statistics
 from rules.catalogue import get_clock
 from rules.inputs import check_layout
 

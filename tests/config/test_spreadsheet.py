@@ -11,7 +11,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from campaigns import exports, services
+from campaigns import services
+from campaigns.history import exports
 from config.spreadsheet import SafeWriter, neutralise
 
 

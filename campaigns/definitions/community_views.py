@@ -17,8 +17,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from campaigns import community, services
+from campaigns import services
 from campaigns.access import get_group_for_user
+from campaigns.definitions import community
 from campaigns.models import Group
 from campaigns.services import CampaignError, CampaignState
 from config.http import AuthenticatedHttpRequest

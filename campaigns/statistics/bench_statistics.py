@@ -1,4 +1,5 @@
-"""``python -m campaigns.statistics_bench``: the statistics numbers on this machine and database.
+"""``python -m campaigns.statistics.bench_statistics``: the statistics numbers on this
+machine and database.
 
 Prints, without asserting anything about time:
 - the p50 / p95 of ``GET /api/groups/{id}/statistics/`` (one client, the whole Django
@@ -43,7 +44,7 @@ def main() -> None:
 
     from campaigns import demo
     from campaigns.models import Group, Membership
-    from campaigns.statistics import group_statistics, refresh_community
+    from campaigns.statistics.compute import group_statistics, refresh_community
 
     groups, attempts, requests = (1000, 100_000, 200) if not options.quick else (50, 5_000, 20)
     one_group = 2000 if not options.quick else 500

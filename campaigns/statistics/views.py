@@ -1,8 +1,8 @@
-"""The statistics page: the questions a table asks, answered from ``campaigns.statistics``.
+"""The statistics page: the questions a table asks, answered from ``campaigns.statistics.compute``.
 
 The filters (campaign, table size) are a plain GET form, so the page works without
 JavaScript; with htmx, changing a filter swaps the ``body`` partial of the same template.
-Charts are SVG written by the template from ``campaigns.statistics_charts``; each has a
+Charts are SVG written by the template from ``campaigns.statistics.charts``; each has a
 table or sentences beside it that say the same.
 """
 
@@ -17,11 +17,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
-from campaigns import statistics_charts as charts
 from campaigns.access import get_group_for_user
 from campaigns.forms import StatisticsFilterForm
 from campaigns.models import Group
-from campaigns.statistics import (
+from campaigns.statistics import charts
+from campaigns.statistics.compute import (
     CampaignLine,
     Statistics,
     Tally,

@@ -31,7 +31,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError
 
-from campaigns import exports
+from campaigns.history import exports
 from campaigns.models import Group, HistoryImport
 from campaigns.services import CampaignError
 from config.celery import app

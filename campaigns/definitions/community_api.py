@@ -1,5 +1,5 @@
-"""The API of shared transcriptions (``campaigns.community``): the definitions other tables
-typed for a clock, adopting one, reporting one. Same access as every group resource: 404
+"""The API of shared transcriptions (``campaigns.definitions.community``): the definitions other
+tables typed for a clock, adopting one, reporting one. Same access as every group resource: 404
 for outsiders, 403 for viewers on writes; and 404 for a clock of a chapter the group has
 not opened (spoilers), as for a definition it cannot see. Refusals rise to
 ``config.api.exception_handler`` (400 at their field, 429 for the per-user limit)."""
@@ -11,8 +11,9 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_seriali
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from campaigns import community, services
+from campaigns import services
 from campaigns.access import get_group_for_user
+from campaigns.definitions import community
 from campaigns.services import CampaignError
 from config.http import AuthenticatedRequest, api_view
 

@@ -1,4 +1,5 @@
-"""``python -m campaigns.bench``: how fast other tables' definitions of a clock are listed.
+"""``python -m campaigns.definitions.bench_community``: how fast other tables' definitions
+of a clock are listed.
 
 Builds a throw-away test database (SQLite, or PostgreSQL when ``DATABASE_URL`` points at
 it; the real database is not touched) holding ``--groups`` groups (10,000 by default) that
@@ -128,7 +129,7 @@ def main() -> None:
         from django.contrib.auth.models import User
         from rest_framework.test import APIClient
 
-        from campaigns import community
+        from campaigns.definitions import community
         from campaigns.models import ClockTranscription, Group
 
         print(f"database: {connection.vendor}")

@@ -1,4 +1,4 @@
-"""``python -m campaigns.bench_import``: how long a large history import makes other writers
+"""``python -m campaigns.history.bench_import``: how long a large history import makes other writers
 wait, on the embedded SQLite database (WAL, the settings' busy timeout).
 
 Imports a history of ATTEMPTS attempts (9,000 by default) into a fresh database in a file of
@@ -25,7 +25,7 @@ WRITE_EVERY = 0.02  # seconds between the other writer's writes
 
 
 def _history(attempts: int) -> dict[str, Any]:
-    from campaigns import exports
+    from campaigns.history import exports
 
     event = {"event": "failed", "clock": "1-1", "players": 3, "session": 0, "duration_min": 9}
     return {
@@ -78,7 +78,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from campaigns import exports
+    from campaigns.history import exports
 
     call_command("migrate", verbosity=0)
     if args.batch == 0:  # the whole import in one transaction, as before batching

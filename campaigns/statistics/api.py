@@ -1,5 +1,5 @@
 """``GET /api/groups/{id}/statistics/`` and ``…/statistics.csv``: the outlets of
-``campaigns.statistics`` for programs. Every field of the answer is declared here, so the
+``campaigns.statistics.compute`` for programs. Every field of the answer is declared here, so the
 OpenAPI schema documents exactly what is sent.
 
 Query parameters, the same as the statistics page: ``campaign`` (an id of the group's, or
@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from campaigns.access import get_group_for_user
 from campaigns.forms import StatisticsFilterForm
 from campaigns.models import Group
-from campaigns.statistics import Statistics, UnknownCampaign, group_statistics
+from campaigns.statistics.compute import Statistics, UnknownCampaign, group_statistics
 from config.http import AuthenticatedRequest, api_view
 from config.spreadsheet import SafeWriter
 

@@ -1,0 +1,1 @@
+"""Groups, their campaigns and sessions, players, members and invites: services, pages, API."""
