@@ -1,9 +1,10 @@
 """The admin: for looking into a group when someone asks for help, not for playing.
 
-Read-mostly. A campaign's state changes only through ``campaigns.services`` (row lock, an
-event for undo), so campaigns, their progress, sessions, attempts and transcriptions are
-shown but not edited here; only a group's name and its community opt-out, and a player's
-name, may be corrected. Groups are created by their owners, never here.
+Read-mostly. A campaign's state changes only through its services
+(``campaigns.play.services``: row lock, an event for undo), so campaigns, their progress,
+sessions, attempts and transcriptions are shown but not edited here; only a group's name and
+its community opt-out, and a player's name, may be corrected. Groups are created by their
+owners, never here.
 """
 
 from __future__ import annotations

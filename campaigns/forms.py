@@ -1,5 +1,5 @@
 """Forms of the campaign pages. They check the shape of input; the rules of the game are
-checked by campaigns.services, whose CampaignError lands on the field it names."""
+checked by the services (campaigns.*.services), whose CampaignError lands on the field it names."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.errors import CampaignError, error_text
 from campaigns.models import (
     INVITE_DAYS_DEFAULT,
     MAX_PLAYERS_LISTED,
@@ -19,7 +20,6 @@ from campaigns.models import (
     Membership,
     Player,
 )
-from campaigns.services import CampaignError, error_text
 from config.ids import parse_id
 from config.parsers import MAX_BODY_BYTES
 from rules import jsontext

@@ -2,8 +2,9 @@
 
 The clocks themselves are not rows: their definitions come from ``rules.catalogue`` (the
 shipped files), overridden per group by a ``ClockTranscription`` (versioned). State changes
-of a campaign go through ``campaigns.services``, which lock the campaign row and write an
-``Event`` for each change so the last one can be undone.
+of a campaign go through its services (``campaigns.play.services``,
+``campaigns.groups.services``), which lock the campaign row and write an ``Event`` for each
+change so the last one can be undone.
 """
 
 from __future__ import annotations
@@ -426,7 +427,7 @@ class DefinitionReport(models.Model):
 
 class CommunityClock(models.Model):
     """Other tables' attempts to pass one clock, as the last community refresh counted them
-    (``campaigns.statistics.compute.refresh_community``, a periodic task). Statistics read these
+    (``campaigns.statistics.community.refresh_community``, a periodic task). Statistics read these
     rows instead of scanning every group's history per request."""
 
     clock_id = models.CharField(max_length=8, unique=True)

@@ -2,7 +2,8 @@
 history imports (``campaigns.history.imports``) with the periodic resend of stalled ones.
 
 Statistics read other tables' figures from ``CommunityClock`` rows; this task rewrites them
-(``campaigns.statistics.compute.refresh_community``) so no request ever scans every group's history.
+(``campaigns.statistics.community.refresh_community``) so no request ever scans every group's
+history.
 It is registered with beat here (``on_after_finalize``), as the solver's periodic tasks are;
 ``make run`` runs beat inside its worker.
 """
@@ -14,7 +15,7 @@ from typing import Any
 from celery import Celery
 
 from campaigns.history import imports
-from campaigns.statistics.compute import refresh_community
+from campaigns.statistics.community import refresh_community
 from config.celery import app
 
 REFRESH_COMMUNITY_EVERY = 15 * 60.0  # seconds: other tables' medians move slowly

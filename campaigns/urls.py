@@ -1,27 +1,34 @@
 from django.urls import include, path
 
-from campaigns import views
 from campaigns.definitions import community_views
+from campaigns.definitions import views as definitions_views
+from campaigns.groups import views as groups_views
+from campaigns.history import views as history_views
+from campaigns.play import views as play_views
 from campaigns.statistics import views as statistics_views
 
 group = "groups/<id:group_id>/"
 
 # The pages, namespaced "campaigns:" (e.g. reverse("campaigns:group", args=[group_id])).
 pages = [
-    path("groups/import/", views.group_import, name="import"),
-    path("imports/<id:import_id>/", views.import_progress, name="import_progress"),
-    path(group, views.group_page, name="group"),
-    path(group + "live/", views.live, name="live"),
-    path(group + "table/", views.table, name="table"),
-    path(group + "record/", views.record, name="record"),
-    path(group + "check/", views.layout_check, name="check"),
-    path(group + "undo/", views.undo, name="undo"),
-    path(group + "sessions/", views.sessions, name="sessions"),
-    path(group + "sessions/<id:session_id>/", views.session_detail, name="session"),
-    path(group + "sessions/<id:session_id>/bgstats.json", views.export_bgstats, name="bgstats"),
-    path(group + "sleeve/", views.sleeve, name="sleeve"),
-    path(group + "clocks/<str:clock_id>/", views.clock_page, name="clock"),
-    path(group + "clocks/<str:clock_id>/edit/", views.transcribe, name="transcribe"),
+    path("groups/import/", history_views.group_import, name="import"),
+    path("imports/<id:import_id>/", history_views.import_progress, name="import_progress"),
+    path(group, play_views.group_page, name="group"),
+    path(group + "live/", play_views.live, name="live"),
+    path(group + "table/", play_views.table, name="table"),
+    path(group + "record/", play_views.record, name="record"),
+    path(group + "check/", play_views.layout_check, name="check"),
+    path(group + "undo/", play_views.undo, name="undo"),
+    path(group + "sessions/", groups_views.sessions, name="sessions"),
+    path(group + "sessions/<id:session_id>/", groups_views.session_detail, name="session"),
+    path(
+        group + "sessions/<id:session_id>/bgstats.json",
+        history_views.export_bgstats,
+        name="bgstats",
+    ),
+    path(group + "sleeve/", play_views.sleeve, name="sleeve"),
+    path(group + "clocks/<str:clock_id>/", definitions_views.clock_page, name="clock"),
+    path(group + "clocks/<str:clock_id>/edit/", definitions_views.transcribe, name="transcribe"),
     path(
         group + "clocks/<str:clock_id>/community/use/",
         community_views.adopt,
@@ -32,21 +39,21 @@ pages = [
         community_views.report,
         name="community_report",
     ),
-    path(group + "members/", views.members, name="members"),
-    path(group + "members/invite/", views.invite_rotate, name="invite"),
-    path(group + "members/<id:member_id>/", views.member_change, name="member"),
-    path(group + "players/<id:player_id>/", views.player_change, name="player"),
-    path(group + "settings/", views.settings_page, name="settings"),
+    path(group + "members/", groups_views.members, name="members"),
+    path(group + "members/invite/", groups_views.invite_rotate, name="invite"),
+    path(group + "members/<id:member_id>/", groups_views.member_change, name="member"),
+    path(group + "players/<id:player_id>/", groups_views.player_change, name="player"),
+    path(group + "settings/", groups_views.settings_page, name="settings"),
     path(group + "settings/sharing/", community_views.sharing, name="sharing"),
     path(group + "statistics/", statistics_views.statistics_page, name="stats"),
-    path(group + "export.json", views.export_json, name="export_json"),
-    path(group + "export.csv", views.export_csv, name="export_csv"),
-    path("join/<str:token>/", views.join, name="join"),
+    path(group + "export.json", history_views.export_json, name="export_json"),
+    path(group + "export.csv", history_views.export_csv, name="export_csv"),
+    path("join/<str:token>/", groups_views.join, name="join"),
 ]
 
 urlpatterns = [
     # The foundation (settings.LOGIN_REDIRECT_URL, base.html) names the dashboard "dashboard".
-    path("", views.dashboard, name="dashboard"),
+    path("", groups_views.dashboard, name="dashboard"),
     path("api/", include("campaigns.api_urls")),
     path("", include((pages, "campaigns"))),
 ]

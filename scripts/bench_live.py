@@ -41,8 +41,10 @@ from django.contrib.auth.models import User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from campaigns import services  # noqa: E402
+from campaigns.groups.services import add_member, create_group  # noqa: E402
 from campaigns.models import Group  # noqa: E402
+from campaigns.play.services import record_attempt  # noqa: E402
+from campaigns.play.state import campaign_state  # noqa: E402
 
 PHONES = 60
 POLL_EVERY = 3.0
@@ -94,15 +96,15 @@ def main() -> None:
     for n in range(PHONES + 1):
         user, _ = User.objects.get_or_create(username=f"bench-live-{n}")
         users.append(user)
-    group = services.create_group(users[0], "bench-live", ["Ann", "Ben", "Cleo"])
+    group = create_group(users[0], "bench-live", ["Ann", "Ben", "Cleo"])
     for user in users[1:]:
-        services.add_member(group, user.username, "member")
+        add_member(group, user.username, "member")
     campaign = group.current_campaign()
     for _ in range(30):  # a history: the board and its poll read real rows
         campaign.refresh_from_db()
-        clock = services.campaign_state(campaign).next_clock
-        services.record_attempt(campaign, users[0], clock, "failed", 3)
-        services.record_attempt(campaign, users[0], clock, "passed", 3)
+        clock = campaign_state(campaign).next_clock
+        record_attempt(campaign, users[0], clock, "failed", 3)
+        record_attempt(campaign, users[0], clock, "passed", 3)
     cookies = [_session_cookie(user) for user in users]
 
     port = _free_port()

@@ -12,8 +12,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from campaigns.definitions.community import best_definition
+from campaigns.definitions.services import DefinitionChoice
 from campaigns.models import ClockTranscription, Group
-from campaigns.services import DefinitionChoice
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.errors import RulesError
 from rules.game import PLAYER_COUNTS

@@ -13,7 +13,7 @@ from django.utils.translation import ngettext
 
 from campaigns.definitions.community import best_definition
 from campaigns.models import NAME_LENGTH, Group
-from campaigns.services import campaign_state
+from campaigns.play.state import campaign_state
 from config.i18n import current_lang
 from rules.catalogue import get_clock
 from rules.clock import Clock

@@ -50,7 +50,7 @@ def _populate(groups: int, seed: int) -> int:
     """The groups and their transcriptions; returns the id of the group that looks."""
     from django.contrib.auth.models import User
 
-    from campaigns import services
+    from campaigns.groups.services import create_group, new_campaign
     from campaigns.models import ClockTranscription, CommunityDefinition, Group
     from rules.canonical import canonical_json, fingerprint
     from rules.clock import Clock
@@ -100,8 +100,8 @@ def _populate(groups: int, seed: int) -> int:
                 )
     ClockTranscription.objects.bulk_create(rows, batch_size=5000)
     owner = User.objects.create_user("bench-owner")
-    viewer = services.create_group(owner, "The table that looks", first_campaign=False)
-    services.new_campaign(viewer, start_chapter=2)
+    viewer = create_group(owner, "The table that looks", first_campaign=False)
+    new_campaign(viewer, start_chapter=2)
     print(f"{groups:,} groups, {len(rows):,} transcription versions of {len(clocks)} clocks")
     return viewer.pk
 

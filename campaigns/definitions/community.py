@@ -31,6 +31,13 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from campaigns.definitions.services import (
+    DefinitionChoice,
+    check_transcription_limits,
+    played_definition,
+    save_version,
+)
+from campaigns.errors import CampaignError
 from campaigns.models import (
     Campaign,
     ClockTranscription,
@@ -38,15 +45,7 @@ from campaigns.models import (
     DefinitionReport,
     Group,
 )
-from campaigns.services import (
-    CampaignError,
-    CampaignState,
-    DefinitionChoice,
-    campaign_state,
-    check_transcription_limits,
-    played_definition,
-    save_version,
-)
+from campaigns.play.state import CampaignState, campaign_state
 from rules.clock import REBIRTH, Clock
 
 CONFIRMED_AT = 3  # independent groups typing the same rules

@@ -11,10 +11,10 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_seriali
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from campaigns import services
 from campaigns.access import get_group_for_user
 from campaigns.definitions import community
-from campaigns.services import CampaignError
+from campaigns.definitions.services import known_clock
+from campaigns.errors import CampaignError
 from config.http import AuthenticatedRequest, api_view
 
 NOT_SEEN = OpenApiResponse(
@@ -52,7 +52,7 @@ class ReportIn(serializers.Serializer):
 
 def _clock_or_404(clock_id: str) -> str:
     try:
-        return services.known_clock(clock_id)
+        return known_clock(clock_id)
     except CampaignError:
         raise Http404 from None
 

@@ -17,11 +17,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from campaigns import services
 from campaigns.access import get_group_for_user
 from campaigns.definitions import community
+from campaigns.definitions.services import known_clock
+from campaigns.errors import CampaignError
 from campaigns.models import Group
-from campaigns.services import CampaignError, CampaignState
+from campaigns.play.state import CampaignState
 from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
 from rules.canonical import differences
@@ -65,7 +66,7 @@ def community_section(
 
 def _clock_or_404(clock_id: str) -> str:
     try:
-        return services.known_clock(clock_id)
+        return known_clock(clock_id)
     except CampaignError:
         raise Http404 from None
 

@@ -22,7 +22,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
-from campaigns import services
+from campaigns.definitions.services import transcribe
+from campaigns.errors import CampaignError, error_text
+from campaigns.groups.services import create_group, restore_campaign
 from campaigns.models import (
     MAX_PLAYERS_LISTED,
     NAME_LENGTH,
@@ -35,7 +37,8 @@ from campaigns.models import (
     Session,
     whole_minutes,
 )
-from campaigns.services import CampaignError
+from campaigns.play.services import record_attempt, retrieve, skip
+from campaigns.play.state import campaign_state
 from config.spreadsheet import SafeWriter
 from rules.errors import RulesError
 
@@ -56,7 +59,7 @@ def export_history(group: Group) -> dict[str, Any]:
     for campaign in group.campaigns.order_by("id"):
         changes = campaign.events.exclude(kind=Event.Kind.UNDONE)
         played = {e.clock_id for e in changes}
-        passed_at_start = [c for c in services.campaign_state(campaign).passed if c not in played]
+        passed_at_start = [c for c in campaign_state(campaign).passed if c not in played]
         rows = list(campaign.sessions.order_by("date", "id").prefetch_related("players"))
         sessions = [
             {
@@ -255,13 +258,13 @@ def write_history(
     group: Group | None = None
     try:
         with transaction.atomic():
-            group = services.create_group(
+            group = create_group(
                 user, history["name"], history.get("players", []), first_campaign=False
             )
             # Hidden until the last batch is in: the owner joins at the very end.
             group.memberships.all().delete()
             for item in history.get("transcriptions", []):
-                services.transcribe(group, item["clock"], item["definition"], user)
+                transcribe(group, item["clock"], item["definition"], user)
         if on_group is not None:
             on_group(group)
         players = {p.name: p for p in group.players.all()}
@@ -277,7 +280,7 @@ def write_history(
         if isinstance(error, CampaignError):  # the event's refusal, said of the history
             raise CampaignError(error.message, "history") from None
         if isinstance(error, RulesError):  # a transcription the rules engine refuses: say why
-            raise CampaignError(services.error_text(error), "history") from None
+            raise CampaignError(error_text(error), "history") from None
         if isinstance(error, (KeyError, TypeError, ValueError, AttributeError, IndexError)):
             raise CampaignError(_("The history is incomplete or malformed."), "history") from None
         raise
@@ -309,14 +312,13 @@ def _import_campaign(
         _require(
             previous is not None
             and (
-                previous.kind == Campaign.Kind.REBIRTH
-                or services.campaign_state(previous).rebirth_unlocked
+                previous.kind == Campaign.Kind.REBIRTH or campaign_state(previous).rebirth_unlocked
             ),
             _("A Rebirth campaign follows a campaign that unlocked Rebirth."),
         )
     passed = raw.get("passed_at_start", [])
     with transaction.atomic():
-        campaign = services.restore_campaign(group, raw["kind"], passed)
+        campaign = restore_campaign(group, raw["kind"], passed)
         sessions = []
         for item in raw["sessions"]:
             session = Session.objects.create(
@@ -351,7 +353,7 @@ def _import_event(
     kind = item["event"]
     if kind in (Event.Kind.PASSED, Event.Kind.FAILED):
         minutes = item.get("duration_min")
-        services.record_attempt(
+        record_attempt(
             campaign,
             user,
             item["clock"],
@@ -364,9 +366,9 @@ def _import_event(
             session=sessions[item["session"]],
         )
     elif kind == Event.Kind.SKIPPED:
-        services.skip(campaign, user, item["clock"])
+        skip(campaign, user, item["clock"])
     else:
-        services.retrieve(campaign, user, item["clock"].split(","))
+        retrieve(campaign, user, item["clock"].split(","))
 
 
 CSV_COLUMNS = [

@@ -31,9 +31,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError
 
+from campaigns.errors import CampaignError
 from campaigns.history import exports
 from campaigns.models import Group, HistoryImport
-from campaigns.services import CampaignError
 from config.celery import app
 from config.errors import LimitReached
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from campaigns.services import CampaignState, Status
+from campaigns.play.state import CampaignState, Status
 
 CELL = 40
 LEFT = 22

@@ -21,7 +21,8 @@ from rest_framework.response import Response
 from campaigns.access import get_group_for_user
 from campaigns.forms import StatisticsFilterForm
 from campaigns.models import Group
-from campaigns.statistics.compute import Statistics, UnknownCampaign, group_statistics
+from campaigns.statistics.compute import group_statistics
+from campaigns.statistics.figures import Statistics, UnknownCampaign
 from config.http import AuthenticatedRequest, api_view
 from config.spreadsheet import SafeWriter
 

@@ -44,7 +44,8 @@ def main() -> None:
 
     from campaigns import demo
     from campaigns.models import Group, Membership
-    from campaigns.statistics.compute import group_statistics, refresh_community
+    from campaigns.statistics.community import refresh_community
+    from campaigns.statistics.compute import group_statistics
 
     groups, attempts, requests = (1000, 100_000, 200) if not options.quick else (50, 5_000, 20)
     one_group = 2000 if not options.quick else 500

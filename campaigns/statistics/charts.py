@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from campaigns.statistics.compute import CampaignLine, ClockFigures, HintFigures, Statistics, Tally
+from campaigns.statistics.figures import CampaignLine, ClockFigures, HintFigures, Statistics, Tally
 
 # --- the chapter map, coloured by attempts to pass --------------------------------------------
 

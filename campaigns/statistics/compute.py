@@ -38,19 +38,15 @@ Definitions (the public contract of ``GET /api/groups/{id}/statistics/``):
 
 from __future__ import annotations
 
-import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import timedelta
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import (
     Count,
     F,
     FloatField,
-    JSONField,
     Max,
     Min,
     OuterRef,
@@ -62,227 +58,35 @@ from django.db.models import (
 )
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce, RowNumber
-from django.utils import timezone
 
-from campaigns.models import (
-    Attempt,
-    Campaign,
-    ClockProgress,
-    CommunityClock,
-    CommunityShare,
-    Event,
-    Group,
-    Session,
-    whole_minutes,
+from campaigns.models import Attempt, Campaign, ClockProgress, Event, Group, Session, whole_minutes
+from campaigns.statistics.community import add_community_figures
+from campaigns.statistics.figures import (
+    CHAPTERS,
+    HINT_BINS,
+    HINT_DONE,
+    HINT_MATCH_WINDOW,
+    NUMBERED,
+    PASSED,
+    TABLE_SIZES,
+    TOKENS_FACE_UP,
+    CampaignLine,
+    ChapterFigures,
+    ClockFigures,
+    HintBin,
+    HintFigures,
+    PlayerFigures,
+    Run,
+    SessionFigures,
+    Statistics,
+    Streaks,
+    Tally,
+    UnknownCampaign,
+    chapter_of,
+    lower_median,
 )
 from campaigns.winnable import winnable_failures
-from rules.catalogue import CLOCK_IDS
 from rules.clock import REBIRTH
-from rules.game import BONUS_TOKENS, PLAYER_COUNTS
-
-NUMBERED = tuple(c for c in CLOCK_IDS if c != REBIRTH)
-CHAPTERS = tuple(range(1, 11))
-TABLE_SIZES = tuple(PLAYER_COUNTS)
-TOKENS_FACE_UP = tuple(range(BONUS_TOKENS + 1))  # Bonus tokens face up during an attempt
-COMMUNITY_MIN_GROUPS = 5
-HINT_MATCH_WINDOW = timedelta(hours=24)
-HINT_DONE = "done"  # a hint request's status once its plan is found (solver.models)
-HINT_BINS = 5  # of width 0.2
-WILSON_Z = 1.959963984540054  # 95 %
-
-PASSED = Attempt.Outcome.PASSED
-FAILED = Attempt.Outcome.FAILED
-
-
-class UnknownCampaign(LookupError):
-    """The campaign asked for is not one of the group's (the outlets answer 404)."""
-
-
-def chapter_of(clock_id: str) -> int | None:
-    """1 for 1-1 … 10 for 10-4; None for Rebirth, which belongs to no chapter."""
-    return None if clock_id == REBIRTH else int(clock_id.split("-")[0])
-
-
-def wilson(passes: int, attempts: int) -> tuple[float, float] | None:
-    """The Wilson score 95 % interval of a pass rate; None without attempts."""
-    if attempts == 0:
-        return None
-    z2 = WILSON_Z**2
-    rate = passes / attempts
-    centre = (rate + z2 / (2 * attempts)) / (1 + z2 / attempts)
-    half = (
-        WILSON_Z
-        * math.sqrt(rate * (1 - rate) / attempts + z2 / (4 * attempts**2))
-        / (1 + z2 / attempts)
-    )
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def lower_median(values: Iterable[int]) -> int | None:
-    ordered = sorted(values)
-    return ordered[(len(ordered) - 1) // 2] if ordered else None
-
-
-def histogram_lower_median(histogram: dict[int, int]) -> int | None:
-    """The lower median of the values a {value: how many} histogram holds."""
-    total = sum(n for n in histogram.values() if n > 0)
-    if total == 0:
-        return None
-    wanted = (total - 1) // 2
-    seen = 0
-    for value in sorted(histogram):
-        seen += max(histogram[value], 0)
-        if seen > wanted:
-            return value
-    return None  # pragma: no cover - the loop always reaches the median
-
-
-# --- the dataclass the three outlets read -----------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Tally:
-    attempts: int = 0
-    passes: int = 0
-
-    @property
-    def rate(self) -> float | None:
-        return self.passes / self.attempts if self.attempts else None
-
-    @property
-    def interval(self) -> tuple[float, float] | None:
-        return wilson(self.passes, self.attempts)
-
-    def __add__(self, other: Tally) -> Tally:
-        return Tally(self.attempts + other.attempts, self.passes + other.passes)
-
-
-@dataclass(frozen=True)
-class Community:
-    groups: int
-    median_attempts_to_pass: int
-
-
-@dataclass
-class ClockFigures:
-    clock: str
-    chapter: int | None
-    attempts: int = 0
-    passes: int = 0
-    skips: int = 0
-    attempts_to_pass: int | None = None
-    first_try: bool = False
-    minutes: int | None = None
-    community: Community | None = None
-    opened: bool = False  # the group has opened its chapter (the page hides the rest)
-
-
-@dataclass
-class ChapterFigures:
-    chapter: int
-    attempts: int = 0
-    passes: int = 0
-    clocks_passed: int = 0
-    opened: bool = False
-
-
-@dataclass
-class PlayerFigures:
-    id: int
-    name: str
-    attempts: int
-    passes: int
-    opened: int
-    opened_passes: int
-
-    @property
-    def rate(self) -> float | None:
-        return Tally(self.attempts, self.passes).rate
-
-    @property
-    def interval(self) -> tuple[float, float] | None:
-        return wilson(self.passes, self.attempts)
-
-
-@dataclass
-class SessionFigures:
-    id: int
-    campaign: int
-    date: date
-    attempts: int
-    passes: int
-    clocks_passed_after: int
-    minutes: int | None
-
-
-@dataclass(frozen=True)
-class Run:
-    outcome: str
-    length: int
-
-
-@dataclass
-class Streaks:
-    longest_pass: int = 0
-    longest_fail: int = 0
-    current: Run | None = None
-
-
-@dataclass
-class HintBin:
-    start: float
-    end: float
-    hints: int = 0
-    predicted: float | None = None
-    actual: float | None = None
-
-
-@dataclass
-class HintFigures:
-    asked: int = 0
-    rated: int = 0
-    predicted_mean: float | None = None
-    actual_rate: float | None = None
-    brier: float | None = None
-    bins: list[HintBin] = field(default_factory=list)
-
-
-@dataclass
-class CampaignLine:
-    """One campaign on the progress chart: clocks passed after each of its sessions."""
-
-    id: int
-    number: int  # 1 for the group's first campaign
-    kind: str
-    sessions: list[SessionFigures]
-
-
-@dataclass
-class Statistics:
-    campaigns: list[int]  # the scope
-    players_filter: int | None
-    totals: dict[str, int | None]
-    clocks: list[ClockFigures]
-    chapters: list[ChapterFigures]
-    players: list[PlayerFigures]
-    by_players: dict[str, Tally]  # "2", "3", "4" (the API's keys)
-    by_bonus_tokens: dict[str, Tally]  # "0" … "3": tokens face up during the attempt
-    sessions: list[SessionFigures]
-    streaks: Streaks
-    hints: HintFigures
-    # For the page: every campaign of the group (the filter and the progress chart) and the
-    # Sleeve of Regrets (clocks put back on the stack).
-    all_campaigns: list[CampaignLine]
-    retrievals: int
-    clocks_retrieved: int
-    sharing: bool
-
-    @property
-    def empty(self) -> bool:
-        return not self.totals["attempts"]
-
-
-# --- the computation --------------------------------------------------------------------------
 
 
 def group_statistics(
@@ -323,7 +127,7 @@ def group_statistics(
         key=lambda s: (s.date, s.id),
     )
     if group.share_with_community:
-        _add_community(group, clocks)
+        add_community_figures(group, clocks)
 
     totals: dict[str, int | None] = {
         "sessions": len(sessions),
@@ -690,77 +494,3 @@ def _hints(
         figures.actual_rate = passed_sum / figures.rated
         figures.brier = squared / figures.rated
     return figures
-
-
-def _add_community(group: Group, clocks: list[ClockFigures]) -> None:
-    """Query 9: the refreshed figures, minus this group's own part of them (kept at the same
-    refresh), so the comparison is with other tables only."""
-    own = CommunityShare.objects.filter(group=group, clock_id=OuterRef("clock_id"))
-    rows = CommunityClock.objects.annotate(
-        own=Subquery(own.values("histogram")[:1], output_field=JSONField())
-    ).values("clock_id", "groups", "histogram", "own")
-    by_clock = {row["clock_id"]: row for row in rows}
-    for clock in clocks:
-        row = by_clock.get(clock.clock)
-        if row is None or not clock.opened:
-            continue
-        histogram = Counter({int(k): v for k, v in row["histogram"].items()})
-        groups = row["groups"]
-        if row["own"]:
-            histogram.subtract({int(k): v for k, v in row["own"].items()})
-            groups -= 1
-        median = histogram_lower_median(histogram)
-        if groups >= COMMUNITY_MIN_GROUPS and median is not None:
-            clock.community = Community(groups, median)
-
-
-# --- the community figures --------------------------------------------------------------------
-
-
-def refresh_community() -> int:
-    """Rewrite the community figures from every sharing group's campaigns: per clock, how
-    many attempts each campaign took to pass it (a histogram) and how many groups passed
-    it, with each group's own part, so that a group sees the others' figures. Run by a
-    periodic task; returns the number of clocks with figures."""
-    # As for a group's own figures: a campaign's attempts at a clock it passed all come
-    # up to and including that pass.
-    up_to_first = (
-        Attempt.objects.filter(campaign__group__share_with_community=True)
-        .values("campaign__group_id", "campaign_id", "clock_id")
-        .annotate(n=Count("id"), passes=Count("id", filter=Q(outcome=PASSED)))
-        .filter(passes__gt=0)
-        .order_by()
-    )
-    totals: dict[str, Counter[int]] = defaultdict(Counter)
-    groups: dict[str, set[int]] = defaultdict(set)
-    shares: dict[tuple[int, str], Counter[int]] = defaultdict(Counter)
-    for row in up_to_first:
-        group_id = row["campaign__group_id"]
-        totals[row["clock_id"]][row["n"]] += 1
-        groups[row["clock_id"]].add(group_id)
-        shares[(group_id, row["clock_id"])][row["n"]] += 1
-    now = timezone.now()
-    with transaction.atomic():
-        CommunityShare.objects.all().delete()
-        CommunityClock.objects.all().delete()
-        CommunityClock.objects.bulk_create(
-            CommunityClock(
-                clock_id=clock,
-                groups=len(groups[clock]),
-                histogram={str(k): v for k, v in sorted(histogram.items())},
-                refreshed=now,
-            )
-            for clock, histogram in totals.items()
-        )
-        CommunityShare.objects.bulk_create(
-            (
-                CommunityShare(
-                    group_id=group_id,
-                    clock_id=clock,
-                    histogram={str(k): v for k, v in sorted(histogram.items())},
-                )
-                for (group_id, clock), histogram in shares.items()
-            ),
-            batch_size=2000,
-        )
-    return len(totals)

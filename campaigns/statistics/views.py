@@ -21,13 +21,8 @@ from campaigns.access import get_group_for_user
 from campaigns.forms import StatisticsFilterForm
 from campaigns.models import Group
 from campaigns.statistics import charts
-from campaigns.statistics.compute import (
-    CampaignLine,
-    Statistics,
-    Tally,
-    UnknownCampaign,
-    group_statistics,
-)
+from campaigns.statistics.compute import group_statistics
+from campaigns.statistics.figures import CampaignLine, Statistics, Tally, UnknownCampaign
 from config.http import AuthenticatedHttpRequest
 
 TEMPLATE = "campaigns/statistics.html"

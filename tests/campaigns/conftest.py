@@ -12,13 +12,15 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
-from campaigns import services
+from campaigns.groups.services import create_group, start_session
 from campaigns.models import Attempt, Campaign, Group, Membership, Session
+from campaigns.play.services import record_attempt
+from campaigns.play.state import campaign_state
 
 
 @pytest.fixture
 def group(alice: User, bob: User, dave: User, charlie: User) -> Group:
-    group = services.create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
+    group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
     Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
     Membership.objects.create(group=group, user=dave, role=Membership.Role.VIEWER)
     return group
@@ -60,8 +62,8 @@ def play(alice: User) -> Callable[..., Attempt]:
 
     def _play(campaign: Campaign, outcome: str, players: int = 3, **kwargs: Any) -> Attempt:
         campaign.refresh_from_db()
-        clock = services.campaign_state(campaign).next_clock
-        return services.record_attempt(campaign, alice, clock, outcome, players, **kwargs)
+        clock = campaign_state(campaign).next_clock
+        return record_attempt(campaign, alice, clock, outcome, players, **kwargs)
 
     return _play
 
@@ -74,11 +76,11 @@ def evening(alice: User) -> Callable[[Group, list[str]], Session]:
     def _evening(group: Group, outcomes: list[str]) -> Session:
         campaign = group.current_campaign()
         players = list(group.players.order_by("name"))
-        session = services.start_session(campaign, players)
+        session = start_session(campaign, players)
         for outcome in outcomes:
             campaign.refresh_from_db()
-            clock = services.campaign_state(campaign).next_clock
-            services.record_attempt(
+            clock = campaign_state(campaign).next_clock
+            record_attempt(
                 campaign,
                 alice,
                 clock,

@@ -9,8 +9,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from campaigns import services
 from campaigns.definitions import community
+from campaigns.definitions.services import clock_for_group, transcribe
+from campaigns.groups.services import create_group, new_campaign
 from campaigns.models import CommunityDefinition, Group
 from rules.catalogue import get_clock
 
@@ -29,15 +30,15 @@ def staff(db: None) -> Client:
 
 @pytest.fixture
 def at_chapter_2(group: Group) -> Group:
-    services.new_campaign(group, start_chapter=2)
+    new_campaign(group, start_chapter=2)
     return group
 
 
 def typed_elsewhere(rules: list[dict[str, Any]], name: str) -> CommunityDefinition:
     owner = User.objects.create_user(f"owner-{name}")
-    other = services.create_group(owner, name, first_campaign=False)
-    services.new_campaign(other, start_chapter=2)
-    row = services.transcribe(other, "2-1", {"rules": rules}, owner)
+    other = create_group(owner, name, first_campaign=False)
+    new_campaign(other, start_chapter=2)
+    row = transcribe(other, "2-1", {"rules": rules}, owner)
     return CommunityDefinition.objects.get(clock_id="2-1", fingerprint=row.fingerprint)
 
 
@@ -71,7 +72,7 @@ def test_staff_promote_one_definition_per_clock(at_chapter_2: Group, staff: Clie
     staff.post(URL, {"action": "promote", "_selected_action": [rival.pk]})
     staff.post(URL, {"action": "promote", "_selected_action": [agreed.pk]})
     assert list(CommunityDefinition.objects.filter(promoted=True)) == [agreed]
-    clock, version = services.clock_for_group(at_chapter_2, "2-1")
+    clock, version = clock_for_group(at_chapter_2, "2-1")
     assert clock.rules[0].kind == "card_count" and version == 0
     assert not get_clock("2-1").transcribed  # the shipped file is untouched
 

@@ -10,8 +10,11 @@ from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from campaigns import services
+from campaigns.groups.services import current_session
 from campaigns.models import Campaign, ClockTranscription, Group, Membership, Session
+from campaigns.play import services as play_services
+from campaigns.play.services import record_attempt
+from campaigns.play.state import NUMBERED_CLOCKS, campaign_state
 
 ApiAs = Callable[[str], APIClient]
 ROLES = ["owner", "member", "viewer", "outsider"]
@@ -130,7 +133,7 @@ def test_an_attempt_on_a_completed_campaign_is_refused(
     group: Group, campaign: Campaign, api_as: ApiAs
 ) -> None:
     client = api_as("owner")
-    for clock in services.NUMBERED_CLOCKS:
+    for clock in NUMBERED_CLOCKS:
         client.post(url(group, "attempts/"), {"clock": clock, "outcome": "passed", "players": 4})
     assert client.get(url(group, "progress/")).json()["completed"] is True
     response = client.post(
@@ -373,15 +376,15 @@ def ready_for(tail: str, campaign: Campaign, alice: User) -> None:
     """The state in which the write to ``tail`` is allowed: a failed 1-1 to skip or undo,
     1-1 in the Sleeve to put back."""
     if tail in ("sleeve/", "sleeve/retrieve/", "undo/"):
-        services.record_attempt(campaign, alice, "1-1", "failed", 3)
+        record_attempt(campaign, alice, "1-1", "failed", 3)
     if tail == "sleeve/retrieve/":
-        services.skip(campaign, alice, "1-1")
+        play_services.skip(campaign, alice, "1-1")
 
 
 def assert_written(tail: str, group: Group, campaign: Campaign, user: User) -> None:
     """What the write to ``tail`` changed, by ``user``."""
     campaign.refresh_from_db()
-    state = services.campaign_state(campaign)
+    state = campaign_state(campaign)
     last = campaign.events.order_by("-id").first()
     if tail == "attempts/":
         attempt = campaign.attempts.get()
@@ -398,7 +401,7 @@ def assert_written(tail: str, group: Group, campaign: Campaign, user: User) -> N
         assert last is not None and (last.kind, last.user) == ("undone", user)
         assert not campaign.attempts.exists() and state.bonus_tokens == 0
     elif tail == "campaigns/":
-        current = services.campaign_state(group.current_campaign())
+        current = campaign_state(group.current_campaign())
         assert group.campaigns.count() == 2 and current.campaign != campaign
         assert current.chapter == 2 and current.next_clock == "2-1"
     elif tail == "sessions/":
@@ -465,7 +468,7 @@ def test_only_owners_change_or_remove_members(
 def test_bgstats_export_is_for_members(
     group: Group, campaign: Campaign, api_as: ApiAs, role: str
 ) -> None:
-    session = services.current_session(campaign)
+    session = current_session(campaign)
     response = api_as(role).get(url(group, f"sessions/{session.pk}/bgstats/"))
     assert response.status_code == READ_STATUS[role]
 

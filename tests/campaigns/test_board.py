@@ -8,16 +8,16 @@ from collections.abc import Callable
 import pytest
 from django.utils import translation
 
-from campaigns import services
 from campaigns.models import Attempt, Campaign, Group
 from campaigns.play.chapter_map import chapter_map
+from campaigns.play.state import campaign_state
 
 pytestmark = pytest.mark.django_db
 Play = Callable[..., Attempt]
 
 
 def test_every_numbered_clock_is_a_link_to_its_page(group: Group, campaign: Campaign) -> None:
-    svg = chapter_map(services.campaign_state(campaign), group.pk)
+    svg = chapter_map(campaign_state(campaign), group.pk)
     links = re.findall(r'<a href="/groups/\d+/clocks/(\d+-\d)/"', svg)
     assert len(links) == 40 and links[0] == "1-1" and links[-1] == "10-4"
 
@@ -25,7 +25,7 @@ def test_every_numbered_clock_is_a_link_to_its_page(group: Group, campaign: Camp
 def test_a_clock_shows_its_state_and_attempts(group: Group, campaign: Campaign, play: Play) -> None:
     play(campaign, "failed")
     with translation.override("en"):
-        svg = chapter_map(services.campaign_state(campaign), group.pk)
+        svg = chapter_map(campaign_state(campaign), group.pk)
     assert f'<a href="/groups/{group.pk}/clocks/1-1/" class="map-clock retrying">' in svg
     assert "<title>1-1: failed, being retried (1)</title>" in svg
 
@@ -35,7 +35,7 @@ def test_coordinates_keep_their_decimal_point_in_every_language(
     group: Group, campaign: Campaign, language: str
 ) -> None:
     with translation.override(language):
-        svg = chapter_map(services.campaign_state(campaign), group.pk)
+        svg = chapter_map(campaign_state(campaign), group.pk)
     assert '<circle cx="42.0" cy="44.0" r="16"/>' in svg and "42,0" not in svg
 
 
@@ -48,5 +48,5 @@ def test_labels_are_escaped(
             ["passed", "retrying", "sleeve", "next", "upcoming", "locked"], "<b>&</b>"
         ),
     )
-    svg = chapter_map(services.campaign_state(campaign), group.pk)
+    svg = chapter_map(campaign_state(campaign), group.pk)
     assert "<title>1-1: &lt;b&gt;&amp;&lt;/b&gt;</title>" in svg and "<b>" not in svg

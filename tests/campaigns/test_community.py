@@ -14,8 +14,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from campaigns import services
 from campaigns.definitions import community
+from campaigns.definitions.services import MAX_VERSIONS_PER_HOUR, clock_for_group, transcribe
+from campaigns.groups.services import create_group, new_campaign
 from campaigns.models import ClockTranscription, CommunityDefinition, DefinitionReport, Group
 from rules.canonical import fingerprint
 from rules.clock import Clock
@@ -49,8 +50,8 @@ def table(db: None) -> Callable[..., Group]:
 
     def _table(name: str, chapter: int = 2, share: bool = True) -> Group:
         owner = User.objects.create_user(f"owner-{len(made)}-{name}")
-        group = services.create_group(owner, name, first_campaign=False)
-        services.new_campaign(group, start_chapter=chapter)
+        group = create_group(owner, name, first_campaign=False)
+        new_campaign(group, start_chapter=chapter)
         if not share:
             group.share_with_community = False
             group.save(update_fields=["share_with_community"])
@@ -63,12 +64,12 @@ def table(db: None) -> Callable[..., Group]:
 @pytest.fixture
 def at_chapter_2(group: Group) -> Group:
     """The cast's group (Alice owner, Bob member, Dave viewer) playing chapter 2."""
-    services.new_campaign(group, start_chapter=2)
+    new_campaign(group, start_chapter=2)
     return group
 
 
 def typed(group: Group, rules: list[dict[str, Any]], clock_id: str = "2-1") -> ClockTranscription:
-    return services.transcribe(group, clock_id, definition(rules, clock_id), None)
+    return transcribe(group, clock_id, definition(rules, clock_id), None)
 
 
 # --- counting ---------------------------------------------------------------------------
@@ -228,7 +229,7 @@ def test_adopting_records_a_new_adopted_version_equal_to_the_definition(
     assert response.status_code == 201
     body = response.json()
     assert (body["version"], body["adopted"], body["fingerprint"]) == (2, True, print_of(RULES))
-    clock, version = services.clock_for_group(at_chapter_2, "2-1")
+    clock, version = clock_for_group(at_chapter_2, "2-1")
     assert version == 2 and fingerprint(clock) == print_of(RULES)
     row = ClockTranscription.objects.get(group=at_chapter_2, version=2)
     assert row.adopted and row.latest and row.author is not None
@@ -333,7 +334,7 @@ def test_a_promoted_definition_is_played_like_a_shipped_one(
     community.promote(CommunityDefinition.objects.get(fingerprint=print_of(OTHER_RULES)))
     community.promote(CommunityDefinition.objects.get(fingerprint=print_of(RULES)))
     assert CommunityDefinition.objects.filter(promoted=True).count() == 1
-    clock, version = services.clock_for_group(at_chapter_2, "2-1")
+    clock, version = clock_for_group(at_chapter_2, "2-1")
     assert fingerprint(clock) == print_of(RULES) and version == 0 and clock.transcribed
     choice = community.best_definition(at_chapter_2, "2-1")
     assert choice.source == "promoted"
@@ -351,7 +352,7 @@ def test_the_best_definition_offers_a_confirmed_one_only(
     choice = community.best_definition(at_chapter_2, "2-1")
     assert (choice.source, choice.fingerprint, choice.groups) == ("community", print_of(RULES), 3)
     assert community.best_definition(at_chapter_2, "2-1", community=False).source == "shipped"
-    assert services.clock_for_group(at_chapter_2, "2-1")[0].transcribed is False
+    assert clock_for_group(at_chapter_2, "2-1")[0].transcribed is False
 
 
 # --- limits -------------------------------------------------------------------------------
@@ -379,7 +380,7 @@ def test_a_user_saving_too_many_versions_in_an_hour_is_told_to_wait(
             author=alice,
             created=timezone.now() - timedelta(minutes=n),
         )
-        for n in range(services.MAX_VERSIONS_PER_HOUR)
+        for n in range(MAX_VERSIONS_PER_HOUR)
     )
     response = api_as("owner").post(
         f"/api/groups/{at_chapter_2.pk}/transcriptions/adopt/",

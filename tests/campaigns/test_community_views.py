@@ -11,7 +11,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from campaigns import services
+from campaigns.definitions.services import transcribe
+from campaigns.groups.services import create_group, new_campaign
 from campaigns.models import ClockTranscription, DefinitionReport, Group
 from rules.canonical import fingerprint
 from rules.clock import Clock
@@ -42,16 +43,16 @@ def tables(db: None) -> Callable[..., None]:
         for _ in range(n):
             count[0] += 1
             owner = User.objects.create_user(f"other-{count[0]}")
-            other = services.create_group(owner, f"Table {count[0]}", first_campaign=False)
-            services.new_campaign(other, start_chapter=chapter)
-            services.transcribe(other, clock_id, {"rules": rules}, owner)
+            other = create_group(owner, f"Table {count[0]}", first_campaign=False)
+            new_campaign(other, start_chapter=chapter)
+            transcribe(other, clock_id, {"rules": rules}, owner)
 
     return _tables
 
 
 @pytest.fixture
 def at_chapter_2(group: Group) -> Group:
-    services.new_campaign(group, start_chapter=2)
+    new_campaign(group, start_chapter=2)
     return group
 
 
@@ -60,7 +61,7 @@ def test_the_clock_page_draws_competing_definitions_with_the_differences(
 ) -> None:
     tables(RULES, 3)
     tables(RIVAL, 1)
-    services.transcribe(at_chapter_2, "2-1", {"rules": RULES}, alice)
+    transcribe(at_chapter_2, "2-1", {"rules": RULES}, alice)
     html = as_role("member").get(f"/groups/{at_chapter_2.pk}/clocks/2-1/").content.decode()
     section = html.split('id="community"')[1]
     assert "Other tables transcribed this clock" in html
@@ -160,7 +161,7 @@ def test_the_next_clock_card_offers_what_tables_agree_on(
     html = as_role("member").get(f"/groups/{at_chapter_2.pk}/").content.decode()
     assert "4 tables agree on this clock&#x27;s rules — use them?" in html
     assert f'class="offer" data-fingerprint="{print_of(RULES)}"' in html
-    services.transcribe(at_chapter_2, "2-1", {"rules": RIVAL}, alice)
+    transcribe(at_chapter_2, "2-1", {"rules": RIVAL}, alice)
     html = as_role("member").get(f"/groups/{at_chapter_2.pk}/").content.decode()
     assert "agree on this clock" not in html
 

@@ -12,8 +12,9 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from campaigns import services
+from campaigns.groups.services import create_group
 from campaigns.models import Attempt, ClockProgress, Event, Group, Session
+from campaigns.play.services import undo
 from campaigns.statistics.compute import group_statistics
 from solver.models import HintRequest
 
@@ -130,7 +131,7 @@ def test_a_demo_attempt_can_be_undone_like_any_other(db: None) -> None:
     campaign = Group.objects.get().current_campaign()
     last = campaign.events.order_by("-id").first()
     assert last is not None
-    services.undo(campaign, None)
+    undo(campaign, None)
     last.refresh_from_db()
     assert last.undone is not None
 
@@ -144,7 +145,7 @@ def test_a_demo_hint_page_shows(db: None, login: Callable[[User], Client]) -> No
 
 
 def test_it_refuses_a_database_with_real_groups_unless_forced(alice: User) -> None:
-    services.create_group(alice, "Tuesday table")
+    create_group(alice, "Tuesday table")
     with pytest.raises(CommandError) as refused:
         seed("--groups", "1", "--attempts", "10")
     assert refused.value.returncode == 2 and Group.objects.count() == 1

@@ -13,10 +13,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import translation
 
-from campaigns import services
+from campaigns.definitions.services import transcribe
+from campaigns.errors import CampaignError
+from campaigns.groups.services import start_session
 from campaigns.history import exports
 from campaigns.models import Attempt, Group, Session
-from campaigns.services import CampaignError
+from campaigns.play.services import record_attempt
 from rules.catalogue import CLOCK_IDS
 
 pytestmark = pytest.mark.django_db
@@ -94,11 +96,11 @@ def test_the_bgstats_start_player_skips_attempts_without_an_opener(
     group: Group, alice: Any
 ) -> None:
     campaign = group.current_campaign()
-    session = services.start_session(campaign, list(group.players.all()))
-    services.record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
+    session = start_session(campaign, list(group.players.all()))
+    record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
     campaign.refresh_from_db()
     cleo = group.players.get(name="Cleo")
-    services.record_attempt(campaign, alice, "1-1", "passed", 3, session=session, opener=cleo)
+    record_attempt(campaign, alice, "1-1", "passed", 3, session=session, opener=cleo)
     play = exports.bgstats_play(session)
     assert [p["name"] for p in play["players"] if p["startPlayer"]] == ["Cleo"]
 
@@ -107,7 +109,7 @@ def test_an_imported_history_keeps_the_rules_engines_reason_for_a_bad_clock(
     group: Group, alice: User
 ) -> None:
     rule = {"kind": "value_range", "segment": 2, "min": 1, "max": 10}
-    services.transcribe(group, "5-2", {"start": 1, "cap": 24, "rules": [rule]}, alice)
+    transcribe(group, "5-2", {"start": 1, "cap": 24, "rules": [rule]}, alice)
     history = exports.export_history(group)
     history["transcriptions"][0]["definition"]["rules"][0]["min"] = 20
     with translation.override("ja"), pytest.raises(CampaignError) as error:
@@ -146,9 +148,9 @@ def test_without_typed_minutes_the_bgstats_duration_comes_from_the_attempts_time
     group: Group, alice: User
 ) -> None:
     campaign = group.current_campaign()
-    session = services.start_session(campaign, list(group.players.all()))
-    first = services.record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
-    last = services.record_attempt(campaign, alice, "1-1", "passed", 3, session=session)
+    session = start_session(campaign, list(group.players.all()))
+    first = record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
+    last = record_attempt(campaign, alice, "1-1", "passed", 3, session=session)
     Attempt.objects.filter(pk=first.pk).update(created=last.created - timedelta(minutes=23))
     assert exports.bgstats_play(session)["durationMin"] == 23
 
@@ -157,6 +159,6 @@ def test_a_single_attempt_without_minutes_sends_no_bgstats_duration(
     group: Group, alice: User
 ) -> None:
     campaign = group.current_campaign()
-    session = services.start_session(campaign, list(group.players.all()))
-    services.record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
+    session = start_session(campaign, list(group.players.all()))
+    record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
     assert "durationMin" not in exports.bgstats_play(session)

@@ -15,9 +15,10 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from campaigns import services
+from campaigns.groups.services import create_group
 from campaigns.history import exports, imports
 from campaigns.models import Group, HistoryImport
+from campaigns.play.state import campaign_state
 from rules.catalogue import CLOCK_IDS
 
 Status = HistoryImport.Status
@@ -152,7 +153,7 @@ def test_a_rerun_after_a_dead_worker_starts_over_and_leaves_one_group(
     monkeypatch.setattr(imports, "send", lambda job_id: True)
     job = imports.start_import(alice, _passes(7))
     # What a worker killed half way leaves: a hidden group, a row that stopped moving.
-    half = services.create_group(alice, "Long table", ["Ann"], first_campaign=False)
+    half = create_group(alice, "Long table", ["Ann"], first_campaign=False)
     half.memberships.all().delete()
     HistoryImport.objects.filter(pk=job.pk).update(status=Status.RUNNING, group=half, events_done=4)
     assert imports.run(job.pk) == "skipped"  # a second delivery while it still moves
@@ -164,7 +165,7 @@ def test_a_rerun_after_a_dead_worker_starts_over_and_leaves_one_group(
 
 @pytest.mark.django_db
 def test_a_rerun_never_deletes_a_group_that_has_members(alice: User) -> None:
-    group = services.create_group(alice, "Someone's table", ["Ann"])
+    group = create_group(alice, "Someone's table", ["Ann"])
     job = HistoryImport.objects.create(owner=alice, history=_passes(2), events_total=2)
     HistoryImport.objects.filter(pk=job.pk).update(group=group)
     imports.run(job.pk)
@@ -277,4 +278,4 @@ def test_a_real_worker_imports_a_long_history(alice: User, celery_worker: Any) -
     assert body["status"] == "done" and body["events_done"] == 9 and body["percent"] == 100
     group = Group.objects.get(pk=body["group"])
     assert group.memberships.get().user == alice
-    assert services.campaign_state(group.current_campaign()).next_clock == CLOCK_IDS[9]
+    assert campaign_state(group.current_campaign()).next_clock == CLOCK_IDS[9]

@@ -12,9 +12,9 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from campaigns import services
 from campaigns.history import exports
 from campaigns.models import Campaign, Group
+from campaigns.play.services import record_attempt
 
 pytestmark = pytest.mark.django_db
 
@@ -133,13 +133,13 @@ def test_the_group_has_no_member_until_its_history_is_in(
     alice: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     members_seen: list[int] = []
-    record = services.record_attempt
+    record = record_attempt
 
     def watching(campaign: Campaign, *args: Any, **kwargs: Any) -> Any:
         members_seen.append(campaign.group.memberships.count())
         return record(campaign, *args, **kwargs)
 
-    monkeypatch.setattr(services, "record_attempt", watching)
+    monkeypatch.setattr(exports, "record_attempt", watching)
     group = exports.import_history(alice, _history())
     assert members_seen == [0]
     assert group.memberships.get().user == alice

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from campaigns import services
+from campaigns.groups.services import create_group, new_campaign
 from campaigns.models import Attempt, Campaign, ClockProgress, Group, Membership
 
 Play = Callable[..., Attempt]
@@ -31,7 +31,7 @@ def test_the_database_refuses_two_progress_rows_for_a_clock(campaign: Campaign) 
 
 
 def test_reading_the_current_campaign_creates_nothing(alice: User) -> None:
-    group = services.create_group(alice, "Fridays", first_campaign=False)
+    group = create_group(alice, "Fridays", first_campaign=False)
     with pytest.raises(Campaign.DoesNotExist):
         group.current_campaign()
     assert not Campaign.objects.filter(group=group).exists()
@@ -39,7 +39,7 @@ def test_reading_the_current_campaign_creates_nothing(alice: User) -> None:
 
 def test_the_current_campaign_is_the_newest(group: Group) -> None:
     first = group.current_campaign()
-    newer = services.new_campaign(group, start_chapter=2)
+    newer = new_campaign(group, start_chapter=2)
     assert group.current_campaign() == newer != first
 
 

@@ -11,8 +11,13 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
-from campaigns import services
+from campaigns.definitions.services import transcribe
+from campaigns.errors import CampaignError
+from campaigns.groups import services as groups_services
+from campaigns.groups.services import create_group
 from campaigns.models import Campaign
+from campaigns.play.services import StaleWrite, record_attempt
+from campaigns.play.state import campaign_state, campaign_version
 
 pytestmark = pytest.mark.skipif(
     connection.vendor == "sqlite", reason="threads need a real database server (CI: PostgreSQL)"
@@ -43,12 +48,12 @@ def _race(workers: list[Callable[[], object]]) -> list[object]:
 
 @pytest.mark.django_db(transaction=True)
 def test_two_phones_failing_at_once_flip_two_tokens(alice: User) -> None:
-    group = services.create_group(alice, "Race", [])
+    group = create_group(alice, "Race", [])
     campaign = group.current_campaign()
     results = _race(
         [
-            lambda: services.record_attempt(campaign, alice, "1-1", "failed", 3, request_key="a"),
-            lambda: services.record_attempt(campaign, alice, "1-1", "failed", 3, request_key="b"),
+            lambda: record_attempt(campaign, alice, "1-1", "failed", 3, request_key="a"),
+            lambda: record_attempt(campaign, alice, "1-1", "failed", 3, request_key="b"),
         ]
     )
     assert not [r for r in results if isinstance(r, Exception)], results
@@ -59,47 +64,47 @@ def test_two_phones_failing_at_once_flip_two_tokens(alice: User) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_same_form_sent_from_two_phones_records_once(alice: User) -> None:
-    group = services.create_group(alice, "Race", [])
+    group = create_group(alice, "Race", [])
     campaign = group.current_campaign()
     results = _race(
-        [lambda: services.record_attempt(campaign, alice, "1-1", "passed", 3, request_key="k")] * 2
+        [lambda: record_attempt(campaign, alice, "1-1", "passed", 3, request_key="k")] * 2
     )
     assert not [r for r in results if isinstance(r, Exception)], results
     assert Campaign.objects.get(pk=campaign.pk).attempts.count() == 1
-    assert services.campaign_state(campaign).next_clock == "1-2"
+    assert campaign_state(campaign).next_clock == "1-2"
 
 
 @pytest.mark.django_db(transaction=True)
 def test_two_phones_passing_at_once_record_one_pass(alice: User) -> None:
-    group = services.create_group(alice, "Race", [])
+    group = create_group(alice, "Race", [])
     campaign = group.current_campaign()
     results = _race(
         [
-            lambda: services.record_attempt(campaign, alice, "1-1", "passed", 3, request_key="x"),
-            lambda: services.record_attempt(campaign, alice, "1-1", "passed", 3, request_key="y"),
+            lambda: record_attempt(campaign, alice, "1-1", "passed", 3, request_key="x"),
+            lambda: record_attempt(campaign, alice, "1-1", "passed", 3, request_key="y"),
         ]
     )
-    refused = [r for r in results if isinstance(r, services.CampaignError)]
+    refused = [r for r in results if isinstance(r, CampaignError)]
     assert len(refused) == 1 and refused[0].field == "clock"
     assert campaign.attempts.count() == 1
 
 
 @pytest.mark.django_db(transaction=True)
 def test_two_phones_tapping_failed_from_the_same_board_record_one_attempt(alice: User) -> None:
-    group = services.create_group(alice, "Race", [])
+    group = create_group(alice, "Race", [])
     campaign = group.current_campaign()
-    seen = services.campaign_version(campaign)
+    seen = campaign_version(campaign)
     results = _race(
         [
-            lambda: services.record_attempt(
+            lambda: record_attempt(
                 campaign, alice, "1-1", "failed", 3, request_key="a", expected_event=seen
             ),
-            lambda: services.record_attempt(
+            lambda: record_attempt(
                 campaign, alice, "1-1", "failed", 3, request_key="b", expected_event=seen
             ),
         ]
     )
-    refused = [r for r in results if isinstance(r, services.StaleWrite)]
+    refused = [r for r in results if isinstance(r, StaleWrite)]
     assert len(refused) == 1, results
     campaign.refresh_from_db()
     assert campaign.bonus_tokens == 1
@@ -110,14 +115,14 @@ def test_two_phones_tapping_failed_from_the_same_board_record_one_attempt(alice:
 def test_two_tables_saving_the_same_new_definition_at_once_share_one_row(alice: User) -> None:
     from campaigns.models import ClockTranscription, CommunityDefinition
 
-    first = services.create_group(alice, "Race A", [])
-    second = services.create_group(alice, "Race B", [])
+    first = create_group(alice, "Race A", [])
+    second = create_group(alice, "Race B", [])
     rules = {"rules": [{"kind": "card_count", "segment": 6, "count": 3}]}
     results = _race(
         [
-            lambda: services.transcribe(first, "2-1", rules, None),
-            lambda: services.transcribe(second, "2-1", rules, None),
-            lambda: services.transcribe(first, "2-1", {"rules": []}, None),
+            lambda: transcribe(first, "2-1", rules, None),
+            lambda: transcribe(second, "2-1", rules, None),
+            lambda: transcribe(first, "2-1", {"rules": []}, None),
         ]
     )
     assert not [r for r in results if isinstance(r, Exception)], results
@@ -130,10 +135,10 @@ def test_two_tables_saving_the_same_new_definition_at_once_share_one_row(alice: 
 def test_four_phones_starting_the_session_at_once_start_one(alice: User) -> None:
     """Four taps on "Start session" at the same moment fill in one session of the evening
     (fill_in_session takes the campaign lock; without it each saw no session and made one)."""
-    group = services.create_group(alice, "Race", ["Ann", "Ben", "Cleo"])
+    group = create_group(alice, "Race", ["Ann", "Ben", "Cleo"])
     campaign = group.current_campaign()
     players = list(group.players.all())
-    results = _race([lambda: services.fill_in_session(campaign, players)] * 4)
+    results = _race([lambda: groups_services.fill_in_session(campaign, players)] * 4)
     assert not [r for r in results if isinstance(r, Exception)], results
     assert campaign.sessions.count() == 1
     assert {r.pk for r in results} == {campaign.sessions.get().pk}  # type: ignore[attr-defined]

@@ -13,9 +13,12 @@ from django.contrib.auth.models import User
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from campaigns import services
+from campaigns.errors import CampaignError
+from campaigns.groups.services import create_group
 from campaigns.models import Attempt, Event
-from campaigns.services import CampaignError
+from campaigns.play import services as play_services
+from campaigns.play.services import last_undoable, record_attempt
+from campaigns.play.state import NUMBERED_CLOCKS, campaign_state
 
 # ("retrieve", n): put back the n-th clock of the Sleeve (n = 3: every clock, last first);
 # "abandon": fail the next clock and skip it. Failures are drawn most often: skips and
@@ -47,7 +50,7 @@ class Table:
     the stack is a pile whose top is played next; a pass takes the clock out of the game,
     a skip moves it into the Sleeve, a retrieval lays the clocks back on top of the pile."""
 
-    stack: list[str] = field(default_factory=lambda: list(services.NUMBERED_CLOCKS))
+    stack: list[str] = field(default_factory=lambda: list(NUMBERED_CLOCKS))
     sleeve: list[str] = field(default_factory=list)
     passed: list[str] = field(default_factory=list)
     attempts: dict[str, int] = field(default_factory=dict)
@@ -89,7 +92,7 @@ class Table:
         self.__dict__.update(before.__dict__)
 
     def sleeve_in_play_order(self) -> list[str]:
-        return [c for c in services.NUMBERED_CLOCKS if c in self.sleeve]
+        return [c for c in NUMBERED_CLOCKS if c in self.sleeve]
 
 
 def _act(campaign: Any, user: User, action: str | tuple[str, int], table: Table) -> bool:
@@ -116,13 +119,13 @@ def _act(campaign: Any, user: User, action: str | tuple[str, int], table: Table)
     campaign.refresh_from_db()
     try:
         if kind in ("passed", "failed"):
-            services.record_attempt(campaign, user, clock, kind, 3)
+            record_attempt(campaign, user, clock, kind, 3)
         elif kind == "skip":
-            services.skip(campaign, user, clock)
+            play_services.skip(campaign, user, clock)
         elif kind == "retrieve":
-            services.retrieve(campaign, user, clocks)
+            play_services.retrieve(campaign, user, clocks)
         else:
-            services.undo(campaign, user)
+            play_services.undo(campaign, user)
     except CampaignError as error:
         assert not allowed, f"{action} refused although the rules allow it: {error.message}"
         return False
@@ -140,7 +143,7 @@ def _act(campaign: Any, user: User, action: str | tuple[str, int], table: Table)
 
 def _check_against(campaign: Any, table: Table) -> None:
     campaign.refresh_from_db()
-    state = services.campaign_state(campaign)
+    state = campaign_state(campaign)
     assert state.stack() == table.stack
     assert state.next_clock == (table.stack[0] if table.stack else None)
     assert state.sleeve == table.sleeve_in_play_order()
@@ -171,7 +174,7 @@ def test_any_sequence_follows_the_rules_and_undoes_to_the_start(alice: User) -> 
         actions=["abandon"] * 3 + [("retrieve", 0), ("retrieve", 0), "passed", ("retrieve", 0)]
     )
     def any_sequence(actions: list[str | tuple[str, int]]) -> None:
-        group = services.create_group(alice, "Property table")
+        group = create_group(alice, "Property table")
         campaign = group.current_campaign()
         table = Table()
         taken: Counter[str] = Counter()
@@ -188,11 +191,11 @@ def test_any_sequence_follows_the_rules_and_undoes_to_the_start(alice: User) -> 
         assert campaign.events.filter(undone__isnull=False).count() == taken["undo"]
         changes = campaign.events.filter(undone__isnull=True).exclude(kind=Event.Kind.UNDONE)
         assert len(table.history) == changes.count()
-        assert (services.last_undoable(campaign) is None) == (not table.history)
-        while services.last_undoable(campaign) is not None:
-            services.undo(campaign, alice)
+        assert (last_undoable(campaign) is None) == (not table.history)
+        while last_undoable(campaign) is not None:
+            play_services.undo(campaign, alice)
         campaign.refresh_from_db()
-        state = services.campaign_state(campaign)
+        state = campaign_state(campaign)
         assert (state.next_clock, state.bonus_tokens, state.passed, state.sleeve) == (
             "1-1",
             0,

@@ -8,15 +8,17 @@ from collections.abc import Callable
 import pytest
 from django.contrib.auth.models import User
 
-from campaigns import services
+from campaigns.errors import CampaignError
 from campaigns.models import Attempt, Campaign, Event
-from campaigns.services import StaleWrite
+from campaigns.play import services as play_services
+from campaigns.play.services import StaleWrite, last_undoable, record_attempt, retrieve, skip
+from campaigns.play.state import campaign_state, campaign_version
 
 pytestmark = pytest.mark.django_db
 
 
 def _version(campaign: Campaign) -> int:
-    return services.campaign_version(campaign)
+    return campaign_version(campaign)
 
 
 def test_the_version_is_zero_before_any_event_then_the_last_event_id(
@@ -25,7 +27,7 @@ def test_the_version_is_zero_before_any_event_then_the_last_event_id(
     assert _version(campaign) == 0
     attempt = play(campaign, "failed")
     assert _version(campaign) == attempt.event_id
-    assert services.campaign_state(campaign).to_json()["version"] == attempt.event_id
+    assert campaign_state(campaign).to_json()["version"] == attempt.event_id
 
 
 def test_an_undo_is_an_event_so_it_moves_the_version(
@@ -33,7 +35,7 @@ def test_an_undo_is_an_event_so_it_moves_the_version(
 ) -> None:
     attempt = play(campaign, "failed")
     before = _version(campaign)
-    services.undo(campaign, alice)
+    play_services.undo(campaign, alice)
     after = _version(campaign)
     assert after > before
     undo_event = Event.objects.get(pk=after)
@@ -46,22 +48,22 @@ def test_an_undo_event_is_never_undone_itself(
 ) -> None:
     play(campaign, "failed")
     play(campaign, "failed")
-    services.undo(campaign, alice)
-    services.undo(campaign, alice)
+    play_services.undo(campaign, alice)
+    play_services.undo(campaign, alice)
     campaign.refresh_from_db()
     assert campaign.bonus_tokens == 0
-    assert services.last_undoable(campaign) is None
-    with pytest.raises(services.CampaignError):
-        services.undo(campaign, alice)
+    assert last_undoable(campaign) is None
+    with pytest.raises(CampaignError):
+        play_services.undo(campaign, alice)
 
 
 def test_a_second_phone_failing_the_same_clock_from_the_same_board_is_refused(
     campaign: Campaign, alice: User, bob: User
 ) -> None:
     seen = _version(campaign)
-    services.record_attempt(campaign, alice, "1-1", "failed", 3, expected_event=seen)
+    record_attempt(campaign, alice, "1-1", "failed", 3, expected_event=seen)
     with pytest.raises(StaleWrite) as refused:
-        services.record_attempt(campaign, bob, "1-1", "failed", 3, expected_event=seen)
+        record_attempt(campaign, bob, "1-1", "failed", 3, expected_event=seen)
     assert refused.value.status == 409
     assert "failed" in refused.value.message and "1-1" in refused.value.message
     campaign.refresh_from_db()
@@ -73,9 +75,9 @@ def test_tapping_again_from_the_fresh_board_records_another_attempt(
     campaign: Campaign, alice: User, bob: User
 ) -> None:
     seen = _version(campaign)
-    services.record_attempt(campaign, alice, "1-1", "failed", 3, expected_event=seen)
+    record_attempt(campaign, alice, "1-1", "failed", 3, expected_event=seen)
     fresh = _version(campaign)
-    services.record_attempt(campaign, bob, "1-1", "failed", 3, expected_event=fresh)
+    record_attempt(campaign, bob, "1-1", "failed", 3, expected_event=fresh)
     campaign.refresh_from_db()
     assert campaign.bonus_tokens == 2
 
@@ -84,12 +86,12 @@ def test_a_board_stale_only_because_of_another_clock_is_accepted(
     campaign: Campaign, alice: User, bob: User, play: Callable[..., Attempt]
 ) -> None:
     play(campaign, "failed")
-    services.skip(campaign, alice, "1-1")  # 1-1 to the Sleeve; 1-2 is next
+    skip(campaign, alice, "1-1")  # 1-1 to the Sleeve; 1-2 is next
     seen = _version(campaign)
-    services.record_attempt(campaign, alice, "1-2", "passed", 3)  # another clock
-    services.retrieve(campaign, alice, ["1-1"], expected_event=seen)  # 1-1 untouched since
+    record_attempt(campaign, alice, "1-2", "passed", 3)  # another clock
+    retrieve(campaign, alice, ["1-1"], expected_event=seen)  # 1-1 untouched since
     campaign.refresh_from_db()
-    assert services.campaign_state(campaign).next_clock == "1-1"
+    assert campaign_state(campaign).next_clock == "1-1"
 
 
 def test_a_skip_against_a_board_older_than_a_record_of_that_clock_is_refused(
@@ -97,10 +99,10 @@ def test_a_skip_against_a_board_older_than_a_record_of_that_clock_is_refused(
 ) -> None:
     play(campaign, "failed")
     seen = _version(campaign)
-    services.record_attempt(campaign, alice, "1-1", "passed", 3)
+    record_attempt(campaign, alice, "1-1", "passed", 3)
     with pytest.raises(StaleWrite):
-        services.skip(campaign, bob, "1-1", expected_event=seen)
-    assert services.campaign_state(campaign).sleeve == []
+        skip(campaign, bob, "1-1", expected_event=seen)
+    assert campaign_state(campaign).sleeve == []
 
 
 def test_an_undo_against_a_board_older_than_another_undo_is_refused(
@@ -109,9 +111,9 @@ def test_an_undo_against_a_board_older_than_another_undo_is_refused(
     play(campaign, "failed")
     play(campaign, "failed")
     seen = _version(campaign)
-    services.undo(campaign, alice, expected_event=seen)
+    play_services.undo(campaign, alice, expected_event=seen)
     with pytest.raises(StaleWrite) as refused:
-        services.undo(campaign, bob, expected_event=seen)
+        play_services.undo(campaign, bob, expected_event=seen)
     assert "undid" in refused.value.message
     campaign.refresh_from_db()
     assert campaign.bonus_tokens == 1  # one undo, not two
@@ -121,16 +123,16 @@ def test_a_retrieval_against_a_board_older_than_a_retrieval_of_that_clock_is_ref
     campaign: Campaign, alice: User, bob: User, play: Callable[..., Attempt]
 ) -> None:
     play(campaign, "failed")
-    services.skip(campaign, alice, "1-1")
+    skip(campaign, alice, "1-1")
     seen = _version(campaign)
-    services.retrieve(campaign, alice, ["1-1"])
+    retrieve(campaign, alice, ["1-1"])
     with pytest.raises(StaleWrite):
-        services.retrieve(campaign, bob, ["1-1"], expected_event=seen)
+        retrieve(campaign, bob, ["1-1"], expected_event=seen)
 
 
 def test_without_a_version_nothing_changes(campaign: Campaign, alice: User, bob: User) -> None:
-    services.record_attempt(campaign, alice, "1-1", "failed", 3)
-    services.record_attempt(campaign, bob, "1-1", "failed", 3)
+    record_attempt(campaign, alice, "1-1", "failed", 3)
+    record_attempt(campaign, bob, "1-1", "failed", 3)
     campaign.refresh_from_db()
     assert campaign.bonus_tokens == 2
 
@@ -139,9 +141,9 @@ def test_a_refusal_body_is_the_current_progress_with_what_happened(
     campaign: Campaign, alice: User, bob: User
 ) -> None:
     seen = _version(campaign)
-    services.record_attempt(campaign, alice, "1-1", "failed", 3, expected_event=seen)
+    record_attempt(campaign, alice, "1-1", "failed", 3, expected_event=seen)
     with pytest.raises(StaleWrite) as refused:
-        services.record_attempt(campaign, bob, "1-1", "failed", 3, expected_event=seen)
+        record_attempt(campaign, bob, "1-1", "failed", 3, expected_event=seen)
     body = refused.value.body()
     assert body["bonus_tokens"] == 1
     assert body["version"] == _version(campaign)
@@ -155,6 +157,6 @@ def test_an_undo_is_left_out_of_the_exported_history(
 
     play(campaign, "failed")
     play(campaign, "failed")
-    services.undo(campaign, alice)
+    play_services.undo(campaign, alice)
     history = export_history(campaign.group)["campaigns"][0]["history"]
     assert [item["event"] for item in history] == ["failed"]

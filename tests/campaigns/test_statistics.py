@@ -10,17 +10,20 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from campaigns import services
+from campaigns.groups.services import create_group, new_campaign, start_session
 from campaigns.models import Attempt, Campaign, Group, Player
-from campaigns.statistics.compute import (
+from campaigns.play import services as play_services
+from campaigns.play.services import record_attempt, retrieve, skip
+from campaigns.play.state import campaign_state
+from campaigns.statistics.community import refresh_community
+from campaigns.statistics.compute import group_statistics
+from campaigns.statistics.figures import (
     HintBin,
     Run,
     Tally,
     UnknownCampaign,
-    group_statistics,
     histogram_lower_median,
     lower_median,
-    refresh_community,
     wilson,
 )
 from solver.models import HintRequest
@@ -40,8 +43,8 @@ def record(
     at: datetime | None = None,
 ) -> Attempt:
     campaign.refresh_from_db()
-    clock = services.campaign_state(campaign).next_clock
-    attempt = services.record_attempt(
+    clock = campaign_state(campaign).next_clock
+    attempt = record_attempt(
         campaign,
         user,
         clock,
@@ -71,8 +74,8 @@ def history(group: Group, campaign: Campaign, alice: User, cast: dict[str, Playe
                          Sleeve and P, then 2-1 F undone.
     """
     ann, ben, cleo = cast["Ann"], cast["Ben"], cast["Cleo"]
-    first = services.start_session(campaign, [ann, ben], date(2026, 11, 1))
-    second = services.start_session(campaign, [ann, ben, cleo], date(2026, 11, 8))
+    first = start_session(campaign, [ann, ben], date(2026, 11, 1))
+    second = start_session(campaign, [ann, ben, cleo], date(2026, 11, 8))
     a: dict[str, Attempt] = {}
     a["1"] = record(campaign, alice, "failed", session=first, opener=ann, minutes=5)
     a["2"] = record(campaign, alice, "failed", session=first, opener=ben)
@@ -82,15 +85,15 @@ def history(group: Group, campaign: Campaign, alice: User, cast: dict[str, Playe
     a["6"] = record(
         campaign, alice, "failed", session=second, opener=cleo, at=T0 + timedelta(days=7)
     )
-    services.skip(campaign, alice, "1-3")
+    skip(campaign, alice, "1-3")
     a["7"] = record(campaign, alice, "failed", session=second, at=T0 + timedelta(days=7, hours=1))
     a["8"] = record(campaign, alice, "passed", session=second, players=2)
     campaign.refresh_from_db()
-    services.retrieve(campaign, alice, ["1-3"])
+    retrieve(campaign, alice, ["1-3"])
     a["9"] = record(campaign, alice, "passed", session=second, at=T0 + timedelta(days=7, hours=3))
     record(campaign, alice, "failed", session=second)
     campaign.refresh_from_db()
-    services.undo(campaign, alice)
+    play_services.undo(campaign, alice)
     return {"first": first, "second": second, "attempts": a}
 
 
@@ -237,8 +240,8 @@ def test_streaks_of_nothing(group: Group) -> None:
 @pytest.fixture
 def second_campaign(group: Group, history: dict, alice: User) -> Campaign:
     """A second play-through: 1-1 passed at once, 1-2 at the third attempt."""
-    campaign = services.new_campaign(group)
-    session = services.start_session(campaign, [], date(2026, 11, 15))
+    campaign = new_campaign(group)
+    session = start_session(campaign, [], date(2026, 11, 15))
     for outcome in ("passed", "failed", "failed", "passed"):
         record(campaign, alice, outcome, session=session)
     return campaign
@@ -273,7 +276,7 @@ def test_one_older_campaign_by_id(
 def test_a_campaign_of_another_group_is_unknown(
     group: Group, second_campaign: Campaign, bob: User
 ) -> None:
-    other = services.create_group(bob, "Elsewhere").current_campaign()
+    other = create_group(bob, "Elsewhere").current_campaign()
     with pytest.raises(UnknownCampaign):
         group_statistics(group, other.pk)
 
@@ -366,13 +369,13 @@ def table_that_passes(
     owner: User, name: str, tries: int, *, start_chapter: int = 1, share: bool = True
 ) -> Group:
     """Another group whose first campaign passes its first clock at attempt ``tries``."""
-    group = services.create_group(owner, name)
+    group = create_group(owner, name)
     group.share_with_community = share
     group.save(update_fields=["share_with_community"])
     campaign = group.current_campaign()
     if start_chapter > 1:
-        campaign = services.new_campaign(group, start_chapter=start_chapter)
-    session = services.start_session(campaign, [])
+        campaign = new_campaign(group, start_chapter=start_chapter)
+    session = start_session(campaign, [])
     for outcome in ["failed"] * (tries - 1) + ["passed"]:
         record(campaign, owner, outcome, session=session)
     return group

@@ -15,7 +15,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from campaigns import demo, services
+from campaigns import demo
+from campaigns.groups.services import create_group, new_campaign
 from campaigns.models import Campaign, Group, Membership
 
 ApiAs = Callable[[str], APIClient]
@@ -115,7 +116,7 @@ def test_the_answer_carries_the_figures(played: Group, campaign: Campaign, api_a
 def test_filters_by_campaign_and_table_size(played: Group, api_as: ApiAs) -> None:
     client = api_as("member")
     old = played.current_campaign()
-    new = services.new_campaign(played)
+    new = new_campaign(played)
     assert client.get(url(played), {"players": 2}).json()["totals"]["attempts"] == 0
     everything = client.get(url(played), {"campaign": "all", "players": "2"}).json()
     assert everything["scope"] == {"campaigns": [old.pk, new.pk], "players": 2}
@@ -174,7 +175,7 @@ def test_malformed_parameters_are_a_400_naming_them(
 def test_a_campaign_of_another_group_or_none_is_a_404(
     played: Group, api_as: ApiAs, bob: User, tail: str
 ) -> None:
-    other = services.create_group(bob, "Elsewhere").current_campaign()
+    other = create_group(bob, "Elsewhere").current_campaign()
     client = api_as("owner")
     for campaign in (other.pk, other.pk + 1000, "99999999999999999999999999"):
         assert client.get(url(played, tail), {"campaign": campaign}).status_code == 404

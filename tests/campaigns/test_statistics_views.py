@@ -14,9 +14,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from campaigns import demo, services
+from campaigns import demo
+from campaigns.groups.services import create_group, start_session
 from campaigns.models import Campaign, Group, Membership
-from campaigns.statistics.compute import refresh_community
+from campaigns.play.services import record_attempt
+from campaigns.statistics.community import refresh_community
 
 AsRole = Callable[[str], Client]
 READ_STATUS = {"owner": 200, "member": 200, "viewer": 200, "outsider": 404}
@@ -29,7 +31,7 @@ def page(group: Group) -> str:
 @pytest.fixture
 def played(group: Group, campaign: Campaign, play: Callable[..., Any]) -> Group:
     ann, ben = group.players.all()[:2]
-    session = services.start_session(campaign, [ann, ben], date(2026, 11, 1))
+    session = start_session(campaign, [ann, ben], date(2026, 11, 1))
     for outcome in ("failed", "failed", "failed", "passed", "passed"):
         play(campaign, outcome, session=session, opener=ann)
     return group
@@ -83,7 +85,7 @@ def test_text_in_charts_and_tables_is_escaped(
     group: Group, campaign: Campaign, as_role: AsRole, play: Callable[..., Any]
 ) -> None:
     player = group.players.create(name="<script>x</script>")
-    session = services.start_session(campaign, [player])
+    session = start_session(campaign, [player])
     play(campaign, "passed", session=session, opener=player)
     body = as_role("owner").get(page(group)).content.decode()
     assert "<script>x" not in body and "&lt;script&gt;x&lt;/script&gt;" in body
@@ -101,10 +103,10 @@ def test_the_community_sentence_compares_with_other_tables(
     played: Group, as_role: AsRole, bob: User
 ) -> None:
     for n, tries in enumerate([1, 2, 2, 3, 2]):
-        other = services.create_group(bob, f"Table {n}")
+        other = create_group(bob, f"Table {n}")
         campaign = other.current_campaign()
         for outcome in ["failed"] * (tries - 1) + ["passed"]:
-            services.record_attempt(campaign, bob, "1-1", outcome, 3)
+            record_attempt(campaign, bob, "1-1", outcome, 3)
             campaign.refresh_from_db()
     refresh_community()
     body = as_role("owner").get(page(played)).content.decode()
@@ -154,7 +156,7 @@ def test_a_malformed_filter_is_a_400_that_says_why(
 
 
 def test_a_campaign_of_another_group_is_a_404(played: Group, as_role: AsRole, bob: User) -> None:
-    other = services.create_group(bob, "Elsewhere").current_campaign()
+    other = create_group(bob, "Elsewhere").current_campaign()
     client = as_role("owner")
     assert client.get(page(played), {"campaign": other.pk}).status_code == 404
     assert client.get(page(played), {"campaign": other.pk + 99}).status_code == 404

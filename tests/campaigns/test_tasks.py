@@ -9,8 +9,9 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import OperationalError
 
-from campaigns import services
+from campaigns.groups.services import create_group
 from campaigns.models import CommunityClock, CommunityShare
+from campaigns.play.services import record_attempt
 from campaigns.tasks import refresh_community_figures
 from config.celery import app
 
@@ -29,8 +30,8 @@ def test_the_refresh_is_scheduled_with_beat() -> None:
 
 def test_a_worker_refreshes_the_community_figures(celery_worker: Any, alice: User) -> None:
     for n in range(2):
-        group = services.create_group(alice, f"Table {n}")
-        services.record_attempt(group.current_campaign(), alice, "1-1", "passed", 3)
+        group = create_group(alice, f"Table {n}")
+        record_attempt(group.current_campaign(), alice, "1-1", "passed", 3)
     refresh_community_figures.delay()
     deadline = time.monotonic() + 60
     while not _refreshed() and time.monotonic() < deadline:

@@ -12,9 +12,11 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from campaigns import services
 from campaigns.forms import LAYOUT_EXAMPLE
+from campaigns.groups.services import current_session, new_campaign
 from campaigns.models import Campaign, ClockTranscription, Group, Session
+from campaigns.play.services import record_attempt, skip
+from campaigns.play.state import campaign_state
 from rules.catalogue import get_clock
 from rules.inputs import check_layout
 
@@ -32,7 +34,7 @@ def tap(
     client: Client, group: Group, action: str, htmx: bool = False, follow: bool = False, **data: Any
 ):
     campaign = group.current_campaign()
-    clock = services.campaign_state(campaign).next_clock
+    clock = campaign_state(campaign).next_clock
     body = {"clock": clock, "players": 3, "action": action, **data}
     headers = {"HX-Request": "true"} if htmx else {}
     return client.post(page(group, "record/"), body, headers=headers, follow=follow)
@@ -110,7 +112,7 @@ def test_skip_puts_the_clock_in_the_sleeve(
     client = as_role("owner")
     tap(client, group, "failed")
     tap(client, group, "skip")
-    assert services.campaign_state(campaign).sleeve == ["1-1"]
+    assert campaign_state(campaign).sleeve == ["1-1"]
 
 
 @pytest.mark.parametrize(
@@ -210,7 +212,7 @@ def test_the_sleeve_page_puts_a_clock_back_on_top(
     assert b"1-1" in client.get(page(group, "sleeve/")).content
     response = client.post(page(group, "sleeve/"), {"clock": "1-1"})
     assert response.status_code == 302
-    assert services.campaign_state(campaign).next_clock == "1-1"
+    assert campaign_state(campaign).next_clock == "1-1"
 
 
 def test_the_sleeve_page_refuses_a_clock_not_in_it(group: Group, as_role: AsRole) -> None:
@@ -234,13 +236,13 @@ def test_the_settings_page_starts_a_campaign_mid_game(group: Group, as_role: AsR
         page(group, "settings/"), {"kind": "normal", "start_chapter": 5}
     )
     assert response.status_code == 302
-    assert services.campaign_state(group.current_campaign()).next_clock == "5-1"
+    assert campaign_state(group.current_campaign()).next_clock == "5-1"
 
 
 def test_the_settings_page_marks_clocks_already_passed(group: Group, as_role: AsRole) -> None:
     data = {"kind": "normal", "start_chapter": 3, "passed": ["3-1", "3-2", "3-3"]}
     assert as_role("owner").post(page(group, "settings/"), data).status_code == 302
-    assert services.campaign_state(group.current_campaign()).next_clock == "3-4"
+    assert campaign_state(group.current_campaign()).next_clock == "3-4"
 
 
 def test_the_settings_page_refuses_an_early_rebirth(group: Group, as_role: AsRole) -> None:
@@ -253,14 +255,14 @@ def test_the_settings_page_refuses_an_early_rebirth(group: Group, as_role: AsRol
 def test_the_group_page_counts_up_to_the_40th_attempted_clock_then_opens_rebirth(
     group: Group, as_role: AsRole, alice: User
 ) -> None:
-    campaign = services.new_campaign(group, start_chapter=10)  # 36 clocks passed
+    campaign = new_campaign(group, start_chapter=10)  # 36 clocks passed
     for clock in ("10-1", "10-2", "10-3"):
-        services.record_attempt(campaign, alice, clock, "failed", 3)
-        services.skip(campaign, alice, clock)
+        record_attempt(campaign, alice, clock, "failed", 3)
+        skip(campaign, alice, clock)
     content = as_role("member").get(page(group)).content.decode()
     assert "Rebirth: 39 of 40 clocks attempted" in content
     assert "Rebirth unlocked" not in content and "map-rebirth rebirth-locked" in content
-    services.record_attempt(campaign, alice, "10-4", "failed", 3)
+    record_attempt(campaign, alice, "10-4", "failed", 3)
     content = as_role("member").get(page(group)).content.decode()
     assert "Rebirth unlocked" in content and "map-rebirth rebirth-open" in content
     assert "of 40 clocks attempted" not in content
@@ -270,13 +272,13 @@ def test_a_completed_rebirth_campaign_says_so_on_the_group_page(
     group: Group, as_role: AsRole, alice: User
 ) -> None:
     for kind in (Campaign.Kind.NORMAL, Campaign.Kind.REBIRTH):
-        campaign = services.new_campaign(group, kind, start_chapter=10)
+        campaign = new_campaign(group, kind, start_chapter=10)
         for clock in ("10-1", "10-2", "10-3", "10-4"):
-            services.record_attempt(campaign, alice, clock, "passed", 3)
+            record_attempt(campaign, alice, clock, "passed", 3)
     content = as_role("member").get(page(group)).content.decode()
     assert '<span class="badge warn">Rebirth</span>' in content
     assert "map-rebirth rebirth-locked" not in content and "map-rebirth next" in content
-    services.record_attempt(campaign, alice, "rebirth", "passed", 3)
+    record_attempt(campaign, alice, "rebirth", "passed", 3)
     content = as_role("member").get(page(group)).content.decode()
     assert "Campaign complete: all clocks passed!" in content
     assert '<span class="badge warn">Rebirth</span>' in content
@@ -354,7 +356,7 @@ def test_pages_are_for_members_only(group: Group, as_role: AsRole, role: str, ta
 def test_session_pages_are_for_members_only(
     group: Group, campaign: Campaign, as_role: AsRole, role: str
 ) -> None:
-    session = services.current_session(campaign)
+    session = current_session(campaign)
     for tail in (f"sessions/{session.pk}/", f"sessions/{session.pk}/bgstats.json"):
         assert as_role(role).get(page(group, tail)).status_code == READ_STATUS[role]
 
@@ -386,15 +388,15 @@ def ready_for(tail: str, campaign: Campaign, alice: User) -> None:
     """The state in which the write to ``tail`` is allowed: a failed 1-1 to undo, 1-1 in the
     Sleeve to put back."""
     if tail in ("undo/", "sleeve/"):
-        services.record_attempt(campaign, alice, "1-1", "failed", 3)
+        record_attempt(campaign, alice, "1-1", "failed", 3)
     if tail == "sleeve/":
-        services.skip(campaign, alice, "1-1")
+        skip(campaign, alice, "1-1")
 
 
 def assert_written(tail: str, group: Group, campaign: Campaign, user: User) -> None:
     """What the write to ``tail`` changed, by ``user``."""
     campaign.refresh_from_db()
-    state = services.campaign_state(campaign)
+    state = campaign_state(campaign)
     last = campaign.events.order_by("-id").first()
     if tail == "record/":
         attempt = campaign.attempts.get()
@@ -411,7 +413,7 @@ def assert_written(tail: str, group: Group, campaign: Campaign, user: User) -> N
         session = campaign.sessions.get()
         assert session.date.isoformat() == "2026-11-27"
     elif tail == "settings/":
-        current = services.campaign_state(group.current_campaign())
+        current = campaign_state(group.current_campaign())
         assert group.campaigns.count() == 2 and current.campaign != campaign
         assert current.chapter == 2 and current.next_clock == "2-1"
     else:
@@ -549,7 +551,7 @@ def test_a_confirmed_new_campaign_replaces_the_one_in_progress(
     tap(client, group, "failed")
     data = {"kind": "normal", "start_chapter": 4, "confirm": "on"}
     assert client.post(page(group, "settings/"), data).status_code == 302
-    assert services.campaign_state(group.current_campaign()).next_clock == "4-1"
+    assert campaign_state(group.current_campaign()).next_clock == "4-1"
 
 
 def test_a_campaign_not_yet_played_is_replaced_without_confirmation(

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from campaigns import services
+from campaigns.definitions.services import clock_for_group
 from campaigns.models import ClockTranscription, Group
+from campaigns.play.state import campaign_state
 
 pytestmark = pytest.mark.django_db
 AsRole = Callable[[str], Client]
@@ -22,7 +23,7 @@ def page(group: Group, tail: str = "") -> str:
 
 
 def tap(client: Client, group: Group, action: str, **data: Any) -> Any:
-    clock = services.campaign_state(group.current_campaign()).next_clock
+    clock = campaign_state(group.current_campaign()).next_clock
     body = {"clock": clock, "players": 3, "action": action, **data}
     return client.post(page(group, "record/"), body)
 
@@ -169,7 +170,7 @@ def test_the_editor_saves_a_new_version(group: Group, as_role: AsRole) -> None:
             page(group, "clocks/5-1/edit/"), {"start": start, "rules": "", "action": "save"}
         )
         assert response.status_code == 302
-    clock, version = services.clock_for_group(group, "5-1")
+    clock, version = clock_for_group(group, "5-1")
     assert (clock.start, version) == (3, 2)
 
 

@@ -12,8 +12,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from campaigns import services
+from campaigns.groups.services import new_campaign
 from campaigns.models import Attempt, Campaign, Group
+from campaigns.play import services as play_services
+from campaigns.play.services import record_attempt, retrieve, skip
+from campaigns.play.state import campaign_state, campaign_version
 from solver.models import HintRequest
 
 pytestmark = pytest.mark.django_db
@@ -52,11 +55,11 @@ def test_the_poll_sees_another_phones_record_and_undo(
 ) -> None:
     phone = as_role("viewer")
     etag = phone.get(_live(group))["ETag"]
-    services.record_attempt(campaign, alice, "1-1", "failed", 3)
+    record_attempt(campaign, alice, "1-1", "failed", 3)
     r = phone.get(_live(group), headers={"if-none-match": etag})
     assert r.status_code == 200
     etag = r["ETag"]
-    services.undo(campaign, alice)
+    play_services.undo(campaign, alice)
     r = phone.get(_live(group), headers={"if-none-match": etag})
     assert r.status_code == 200
 
@@ -64,7 +67,7 @@ def test_the_poll_sees_another_phones_record_and_undo(
 def test_the_poll_sees_a_new_campaign(group: Group, as_role: Callable[[str], Client]) -> None:
     phone = as_role("member")
     etag = phone.get(_live(group))["ETag"]
-    services.new_campaign(group)
+    new_campaign(group)
     assert phone.get(_live(group), headers={"if-none-match": etag}).status_code == 200
 
 
@@ -167,7 +170,7 @@ def test_a_stale_undo_is_refused(
 ) -> None:
     play(campaign, "failed")
     play(campaign, "failed")
-    seen = services.campaign_version(campaign)
+    seen = campaign_version(campaign)
     owner, member = as_role("owner"), as_role("member")
     owner.post(f"/groups/{group.pk}/undo/", {"expected_event": seen})
     r = member.post(f"/groups/{group.pk}/undo/", {"expected_event": seen})
@@ -184,16 +187,16 @@ def test_a_stale_sleeve_retrieval_is_refused(
     as_role: Callable[[str], Client],
 ) -> None:
     play(campaign, "failed")
-    services.skip(campaign, alice, "1-1")
-    seen = services.campaign_version(campaign)
-    services.retrieve(campaign, alice, ["1-1"])
-    services.record_attempt(campaign, alice, "1-1", "failed", 3)
-    services.skip(campaign, alice, "1-1")
+    skip(campaign, alice, "1-1")
+    seen = campaign_version(campaign)
+    retrieve(campaign, alice, ["1-1"])
+    record_attempt(campaign, alice, "1-1", "failed", 3)
+    skip(campaign, alice, "1-1")
     r = as_role("member").post(
         f"/groups/{group.pk}/sleeve/", {"clock": "1-1", "expected_event": seen}
     )
     assert r.status_code == 409
-    assert services.campaign_state(campaign).sleeve == ["1-1"]
+    assert campaign_state(campaign).sleeve == ["1-1"]
 
 
 # --- table mode --------------------------------------------------------------------------------
@@ -316,7 +319,7 @@ def test_an_htmx_tap_tells_a_replaying_phone_it_landed_and_the_new_version(
     data = {"clock": "1-1", "players": "3", "action": "failed", "expected_event": "0"}
     r = as_role("member").post(f"/groups/{group.pk}/record/", data, headers={"hx-request": "true"})
     assert "timekeeper:recorded" in r["HX-Trigger"]
-    assert r["X-Timekeeper-Version"] == str(services.campaign_version(campaign))
+    assert r["X-Timekeeper-Version"] == str(campaign_version(campaign))
 
 
 def test_an_htmx_tap_refused_says_why_in_its_trigger(
@@ -353,8 +356,8 @@ def test_latest_lists_skips_and_retrievals_too(
     as_role: Callable[[str], Client],
 ) -> None:
     play(campaign, "failed")
-    services.skip(campaign, alice, "1-1")
-    services.retrieve(campaign, alice, ["1-1"])
+    skip(campaign, alice, "1-1")
+    retrieve(campaign, alice, ["1-1"])
     page = as_role("viewer").get(f"/groups/{group.pk}/").content.decode()
     latest = page[page.index('class="card recent"') :]
     assert latest.index("put back on the stack") < latest.index("skipped") < latest.index("failed")
@@ -380,7 +383,7 @@ def test_an_untranscribed_capped_clock_names_its_cap(
     group: Group, campaign: Campaign, alice: User, as_role: Callable[[str], Client]
 ) -> None:
     for clock in ["1-1", "1-2", "1-3", "1-4"]:
-        services.record_attempt(campaign, alice, clock, "passed", 3)
+        record_attempt(campaign, alice, clock, "passed", 3)
         campaign.refresh_from_db()
     layout = "S1 | S2 | S3 | S4 | S5 S6 | S7 S8 S9 S10 S11 S12"
     page = (

@@ -9,8 +9,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from campaigns import services
+from campaigns.groups.services import start_session
 from campaigns.models import Campaign, Group, Membership
+from campaigns.play.state import campaign_state
 
 pytestmark = pytest.mark.django_db
 AsRole = Callable[[str], Client]
@@ -21,7 +22,7 @@ def page(group: Group, tail: str = "") -> str:
 
 
 def tap(client: Client, group: Group, action: str, **data: Any) -> Any:
-    clock = services.campaign_state(group.current_campaign()).next_clock
+    clock = campaign_state(group.current_campaign()).next_clock
     body = {"clock": clock, "players": 3, "action": action, **data}
     return client.post(page(group, "record/"), body)
 
@@ -145,7 +146,7 @@ def test_a_player_in_a_session_stays_in_the_history(
     group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     cleo = group.players.get(name="Cleo")
-    services.start_session(campaign, [cleo])
+    start_session(campaign, [cleo])
     as_role("owner").post(page(group, f"players/{cleo.pk}/"), {"remove": "1"})
     assert group.players.filter(name="Cleo").exists()
 

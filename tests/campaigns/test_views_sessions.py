@@ -11,8 +11,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from campaigns import services
+from campaigns.groups.services import start_session
 from campaigns.models import Campaign, Group, Session
+from campaigns.play.state import campaign_state
 
 pytestmark = pytest.mark.django_db
 AsRole = Callable[[str], Client]
@@ -24,7 +25,7 @@ def page(group: Group, tail: str = "") -> str:
 
 
 def tap(client: Client, group: Group, action: str, **data: Any) -> Any:
-    clock = services.campaign_state(group.current_campaign()).next_clock
+    clock = campaign_state(group.current_campaign()).next_clock
     body = {"clock": clock, "players": 3, "action": action, **data}
     return client.post(page(group, "record/"), body)
 
@@ -84,7 +85,7 @@ def test_a_second_session_after_a_played_one_on_the_same_day_is_new(
 def test_the_session_date_input_keeps_its_date_in_every_language(
     group: Group, campaign: Campaign, as_role: AsRole, language: str
 ) -> None:
-    session = services.start_session(campaign, [], date(2026, 11, 27))
+    session = start_session(campaign, [], date(2026, 11, 27))
     client = as_role("owner")
     client.cookies["django_language"] = language
     body = client.get(page(group, f"sessions/{session.pk}/")).content.decode()
@@ -137,8 +138,8 @@ def test_who_was_there_starts_from_the_last_sessions_players(
     group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     ann, ben, cleo = (group.players.get(name=n) for n in ("Ann", "Ben", "Cleo"))
-    services.start_session(campaign, [ann, cleo], date(2026, 11, 20))
-    services.start_session(campaign, [], date(2026, 11, 24))  # nobody ticked: not a seating
+    start_session(campaign, [ann, cleo], date(2026, 11, 20))
+    start_session(campaign, [], date(2026, 11, 24))  # nobody ticked: not a seating
     form = as_role("owner").get(page(group, "sessions/")).context["form"]
     assert sorted(form.initial["players"]) == sorted([ann.pk, cleo.pk])
     assert ben.pk not in form.initial["players"]

@@ -13,10 +13,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from campaigns import services
 from campaigns.models import Attempt, Campaign, Event, Group, Session
+from campaigns.play.state import NUMBERED_CLOCKS, CampaignState, campaign_state
 
-NUMBERED = services.NUMBERED_CLOCKS
+NUMBERED = NUMBERED_CLOCKS
 
 
 def test_a_whole_campaign_through_the_api(group: Group, api_as: Callable[[str], APIClient]) -> None:
@@ -74,7 +74,7 @@ def test_a_whole_campaign_through_the_pages(group: Group, as_role: Callable[[str
     campaign = group.current_campaign()
 
     def tap(action: str, htmx: bool = True, players: int = 3) -> None:
-        clock = services.campaign_state(campaign).next_clock
+        clock = campaign_state(campaign).next_clock
         response = client.post(
             f"/groups/{group.pk}/record/",
             {"clock": clock, "players": players, "action": action},
@@ -84,9 +84,9 @@ def test_a_whole_campaign_through_the_pages(group: Group, as_role: Callable[[str
         if htmx:
             assert b"errorlist" not in response.content, response.content.decode()
 
-    def state() -> services.CampaignState:
+    def state() -> CampaignState:
         campaign.refresh_from_db()
-        return services.campaign_state(campaign)
+        return campaign_state(campaign)
 
     for _ in range(3):
         tap("failed")

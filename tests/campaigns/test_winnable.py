@@ -15,8 +15,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from campaigns import services, winnable
+from campaigns import winnable
+from campaigns.definitions.services import transcribe
 from campaigns.models import Attempt, Campaign, Group
+from campaigns.play.services import record_attempt
 from campaigns.statistics.compute import group_statistics
 from rules.catalogue import get_clock
 from rules.inputs import check_layout
@@ -142,7 +144,7 @@ def test_the_faces_use_the_definition_the_attempt_was_judged_by(
     group: Group, campaign: Campaign, play: Play, alice: User, as_role: AsRole
 ) -> None:
     """The group's own 1-1 (one card at segment 1, any colour; cap lifted): a Moon may open."""
-    services.transcribe(
+    transcribe(
         group,
         "1-1",
         {"start": 1, "cap": None, "rules": [{"kind": "card_count", "segment": 1, "count": 1}]},
@@ -199,9 +201,9 @@ def test_an_untranscribed_clock_is_shown_but_not_counted(
 ) -> None:
     """1-2 is untranscribed: its answer rests on the rules known of it, so it is shown with a
     note and left out of the count."""
-    services.record_attempt(campaign, alice, "1-1", "passed", 3)
+    record_attempt(campaign, alice, "1-1", "passed", 3)
     campaign.refresh_from_db()
-    attempt = services.record_attempt(campaign, alice, "1-2", "failed", 3, layout=LOST)
+    attempt = record_attempt(campaign, alice, "1-2", "failed", 3, layout=LOST)
     assert attempt.postmortem is not None
     assert attempt.postmortem["special_rules_known"] is False
     assert group_statistics(group).totals["failed_winnable"] == 0
@@ -221,7 +223,7 @@ def test_failures_recorded_without_an_answer_are_judged_by_the_command(
     judges = list(winnable._judges)
     monkeypatch.setattr(winnable, "_judges", [])
     first = play(campaign, "failed", layout=HOPELESS)  # shipped 1-1: a Sun alone at 1
-    services.transcribe(
+    transcribe(
         group,
         "1-1",
         {"start": 1, "cap": None, "rules": [{"kind": "card_count", "segment": 1, "count": 1}]},
@@ -266,7 +268,7 @@ def test_a_clock_with_a_placement_rule_says_the_segment_form_could_not_judge_it(
         {"kind": "first_cards", "segments": [2, 3]},
         {"kind": "card_count", "segment": 6, "count": 3},
     ]
-    services.transcribe(group, "1-1", {"start": 1, "cap": None, "rules": rules}, alice)
+    transcribe(group, "1-1", {"start": 1, "cap": None, "rules": rules}, alice)
     play(campaign, "failed", layout=LOST)
     moves = "S3@2 M5@3 S2@1 M3@3 M9@4 S1@4 S6@5 S8@5 M2@5 M12@6 S9@6 M1@1"
     play(campaign, "failed", layout=moves)

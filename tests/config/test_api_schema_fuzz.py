@@ -19,8 +19,10 @@ import requests
 from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 
-from campaigns import services
+from campaigns.definitions.services import transcribe
+from campaigns.groups.services import create_group, start_session
 from campaigns.models import Attempt, Group, Membership
+from campaigns.play.services import record_attempt
 from solver import services as hint_services
 from solver.inputs import parse_input
 
@@ -37,13 +39,13 @@ def table(alice: User, bob: User, dave: User, monkeypatch: pytest.MonkeyPatch) -
     # Hints stay queued: no job message is left in the broker for the tests that run a
     # worker later (the live server runs in this process, so this holds for it too).
     monkeypatch.setattr("solver.jobs.app.send_task", lambda *args, **kwargs: None)
-    group: Group = services.create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
+    group: Group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
     member = Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
     Membership.objects.create(group=group, user=dave, role=Membership.Role.VIEWER)
     campaign = group.current_campaign()
-    session = services.start_session(campaign, list(group.players.all()), None, "")
-    services.record_attempt(campaign, alice, "1-1", Attempt.Outcome.FAILED, 3, session=session)
-    services.transcribe(group, "1-2", {"start": 1, "cap": 24, "rules": []}, alice)
+    session = start_session(campaign, list(group.players.all()), None, "")
+    record_attempt(campaign, alice, "1-1", Attempt.Outcome.FAILED, 3, session=session)
+    transcribe(group, "1-2", {"start": 1, "cap": 24, "rules": []}, alice)
     hint, _created = hint_services.request_hint(
         alice,
         parse_input("1-1", "SSMM/MMSS/SMSM", None, False, group),

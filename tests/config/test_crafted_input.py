@@ -16,8 +16,9 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver
 from django.urls.converters import IntConverter
 
-from campaigns import services
+from campaigns.groups.services import create_group
 from campaigns.models import Group
+from campaigns.play.services import record_attempt
 from config.ids import IdConverter, parse_id, parse_natural
 from config.parsers import MAX_BODY_BYTES
 
@@ -52,7 +53,7 @@ def _api_posts() -> list[str]:
 
 @pytest.fixture
 def group(alice: User) -> Group:
-    return services.create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
+    return create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
 
 
 @pytest.fixture
@@ -131,7 +132,7 @@ def test_undo_with_a_superscript_event_refuses_without_undoing(
     owner: Client, group: Group, alice: User
 ) -> None:
     campaign = group.current_campaign()
-    services.record_attempt(campaign, alice, "1-1", "failed", 3)
+    record_attempt(campaign, alice, "1-1", "failed", 3)
     response = owner.post(f"/groups/{group.pk}/undo/", {"event": "²"})
     assert response.status_code == 302
     assert campaign.events.filter(undone__isnull=True).count() == 1

@@ -31,8 +31,9 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
-from campaigns import services
+from campaigns.groups.services import create_group, start_session
 from campaigns.models import HistoryImport, Membership
+from campaigns.play.services import record_attempt
 from solver import services as hint_services
 from solver.inputs import parse_input
 
@@ -151,12 +152,12 @@ ROUTES = sorted(
 @pytest.fixture
 def table(alice: User, bob: User, charlie: User, dave: User, monkeypatch: Any) -> dict[str, Any]:
     monkeypatch.setattr("solver.jobs.app.send_task", lambda *args, **kwargs: None)
-    group = services.create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
+    group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
     Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
     viewer = Membership.objects.create(group=group, user=dave, role=Membership.Role.VIEWER)
     campaign = group.current_campaign()
-    session = services.start_session(campaign, list(group.players.all()), None, "")
-    services.record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
+    session = start_session(campaign, list(group.players.all()), None, "")
+    record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
     hint, _created = hint_services.request_hint(
         alice, parse_input("1-1", "SSMM/MMSS/SMSM", None), group=group, campaign=campaign
     )

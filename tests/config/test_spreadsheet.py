@@ -11,8 +11,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from campaigns import services
+from campaigns.groups.services import create_group, start_session
 from campaigns.history import exports
+from campaigns.play.services import record_attempt
 from config.spreadsheet import SafeWriter, neutralise
 
 
@@ -50,11 +51,11 @@ def test_the_writer_neutralises_every_cell_of_a_row() -> None:
 def test_the_attempts_export_cannot_carry_a_formula(
     alice: User, login: Callable[[User], Client]
 ) -> None:
-    group = services.create_group(alice, "Tuesday", ['=HYPERLINK("http://x")', "Ben"])
+    group = create_group(alice, "Tuesday", ['=HYPERLINK("http://x")', "Ben"])
     campaign = group.current_campaign()
     opener = group.players.get(name__startswith="=")
-    session = services.start_session(campaign, list(group.players.all()))
-    services.record_attempt(
+    session = start_session(campaign, list(group.players.all()))
+    record_attempt(
         campaign,
         alice,
         "1-1",

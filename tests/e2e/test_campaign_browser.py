@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from campaigns import services
+from campaigns.groups.services import create_group, start_session
+from campaigns.play.services import record_attempt, skip
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 DECREASING = "S12 | S1 | S2 | S3 | S4 | S5 S6 S7 S8 S9 S10 S11"
@@ -19,17 +20,17 @@ def test_one_tap_records_and_updates_the_group_page_in_place(
     page: Any, live_server: Any, screenshot: Any
 ) -> None:
     alice = User.objects.create_user("alice", password="password")
-    group = services.create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
+    group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
     campaign = group.current_campaign()
     for clock in ("1-1", "1-2", "1-3", "1-4", "2-1"):  # a table well into chapter 2
-        services.record_attempt(campaign, alice, clock, "failed", 3)
+        record_attempt(campaign, alice, clock, "failed", 3)
         campaign.refresh_from_db()
         if clock == "1-3":
-            services.skip(campaign, alice, clock)
+            skip(campaign, alice, clock)
         else:
-            services.record_attempt(campaign, alice, clock, "passed", 3)
+            record_attempt(campaign, alice, clock, "passed", 3)
         campaign.refresh_from_db()
-    services.start_session(campaign, list(group.players.all()))
+    start_session(campaign, list(group.players.all()))
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("#id_username", "alice")
     page.fill("#id_password", "password")
@@ -57,7 +58,7 @@ def test_without_javascript_a_dutch_table_saves_its_session_and_logs_it_to_bg_st
     browser: Any, live_server: Any, screenshot: Any
 ) -> None:
     alice = User.objects.create_user("alice", password="password")
-    group = services.create_group(alice, "Dinsdag", ["Ann", "Ben", "Cleo"])
+    group = create_group(alice, "Dinsdag", ["Ann", "Ben", "Cleo"])
     context = browser.new_context(
         java_script_enabled=False, viewport={"width": 390, "height": 844}, locale="nl-NL"
     )

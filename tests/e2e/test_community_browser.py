@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from campaigns import services
+from campaigns.definitions.services import transcribe
+from campaigns.groups.services import create_group, new_campaign
 from campaigns.models import ClockTranscription
 from rules.canonical import fingerprint
 from rules.clock import Clock
@@ -28,14 +29,14 @@ RIVAL: list[dict[str, Any]] = [
 
 def test_two_competing_definitions_on_a_phone(page: Any, live_server: Any, screenshot: Any) -> None:
     alice = User.objects.create_user("alice", password="password")
-    group = services.create_group(alice, "Tuesday table", first_campaign=False)
-    services.new_campaign(group, start_chapter=2)
-    services.transcribe(group, "2-1", {"rules": OURS}, alice)
+    group = create_group(alice, "Tuesday table", first_campaign=False)
+    new_campaign(group, start_chapter=2)
+    transcribe(group, "2-1", {"rules": OURS}, alice)
     for n, rules in enumerate([AGREED, AGREED, AGREED, RIVAL]):
         owner = User.objects.create_user(f"other-{n}")
-        other = services.create_group(owner, f"Table {n}", first_campaign=False)
-        services.new_campaign(other, start_chapter=2)
-        services.transcribe(other, "2-1", {"rules": rules}, owner)
+        other = create_group(owner, f"Table {n}", first_campaign=False)
+        new_campaign(other, start_chapter=2)
+        transcribe(other, "2-1", {"rules": rules}, owner)
 
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("#id_username", "alice")

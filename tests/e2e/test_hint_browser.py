@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from campaigns import services as campaign_services
+from campaigns.groups.services import create_group
 from campaigns.models import Group
 from solver import jobs
 from solver.models import HintRequest
@@ -28,7 +28,7 @@ def table(celery_worker: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) ->
     settings.HINT_ODDS_SAMPLES = 300
     monkeypatch.setattr(jobs, "PROGRESS_EVERY", 0.2)
     alice = User.objects.create_user("alice", password="password")
-    yield campaign_services.create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
+    yield create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
 
 
 def log_in(page: Any, live_server: Any) -> None:

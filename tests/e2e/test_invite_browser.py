@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from campaigns import services
+from campaigns.groups.services import create_group
 from campaigns.models import Group
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -33,7 +33,7 @@ NO_SHARE = "try { delete Navigator.prototype.share; } catch (e) {}"
 
 def _group() -> tuple[Group, User]:
     alice = User.objects.create_user("alice", password="password")
-    return services.create_group(alice, "Tuesday table", ["Ann", "Ben"]), alice
+    return create_group(alice, "Tuesday table", ["Ann", "Ben"]), alice
 
 
 def test_copy_and_share_hand_over_the_invite_link(

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from campaigns import services
+from campaigns.groups.services import create_group
 from campaigns.models import Group, Membership
+from campaigns.play.services import record_attempt
 from solver.models import HintRequest
 from tests.e2e.conftest import DESKTOP
 
@@ -36,7 +37,7 @@ window.SpeechSynthesisUtterance = function (text) { this.text = text; };
 def _table() -> tuple[Group, User, User]:
     alice = User.objects.create_user("alice", password="password")
     bob = User.objects.create_user("bob", password="password")
-    group = services.create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
+    group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
     Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
     return group, alice, bob
 
@@ -221,7 +222,7 @@ def test_a_queued_tap_refused_on_replay_is_shown_not_dropped(
     page.click("button[value=failed]")
     page.wait_for_selector("text=1 result waiting to sync")
     # Meanwhile another phone records the same attempt.
-    services.record_attempt(group.current_campaign(), bob, "1-1", "failed", 3)
+    record_attempt(group.current_campaign(), bob, "1-1", "failed", 3)
     context.set_offline(False)
     page.wait_for_selector("#outbox >> text=Another phone already recorded")
     assert len(_attempts(group)) == 1

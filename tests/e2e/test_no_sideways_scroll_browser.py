@@ -11,7 +11,8 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
-from campaigns import services
+from campaigns.groups.services import create_group, start_session
+from campaigns.play.services import record_attempt, skip
 from tests.e2e.conftest import PHONE
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -23,13 +24,13 @@ LANGUAGES = ["en", "nl", "ja"]
 def played(live_server: Any) -> Iterator[tuple[Any, list[str]]]:
     """A group some way into the game (a retried clock, the Sleeve, a session) and its pages."""
     alice = User.objects.create_user("alice", password="password")
-    group = services.create_group(alice, "Dinsdagavondtafel", ["Annemarie", "Bartholomeus", "Cleo"])
+    group = create_group(alice, "Dinsdagavondtafel", ["Annemarie", "Bartholomeus", "Cleo"])
     campaign = group.current_campaign()
-    services.start_session(campaign, list(group.players.all()))
-    services.record_attempt(campaign, alice, "1-1", "failed", 3)
-    services.skip(campaign, alice, "1-1")
+    start_session(campaign, list(group.players.all()))
+    record_attempt(campaign, alice, "1-1", "failed", 3)
+    skip(campaign, alice, "1-1")
     campaign.refresh_from_db()
-    services.record_attempt(campaign, alice, "1-2", "failed", 3)
+    record_attempt(campaign, alice, "1-2", "failed", 3)
     session = campaign.sessions.get()
     g = f"/groups/{group.pk}/"
     pages = [

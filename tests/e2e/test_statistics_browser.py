@@ -12,7 +12,7 @@ from django.db.models import Count
 
 from campaigns import demo
 from campaigns.models import Group, Membership
-from campaigns.statistics.compute import refresh_community
+from campaigns.statistics.community import refresh_community
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 
-from campaigns import services
+from campaigns.groups.services import create_group
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,7 +64,7 @@ def test_healthz_answers_503_when_the_database_is_locked(client: Client) -> None
 def test_an_api_call_on_a_locked_table_answers_503_with_a_reason(
     alice: User, login: Callable[[User], Client]
 ) -> None:
-    group = services.create_group(alice, "Tuesday table", ["Ann", "Ben"])
+    group = create_group(alice, "Tuesday table", ["Ann", "Ben"])
     client = login(alice)
     with table_locked("campaigns_membership"):
         response = client.get(f"/api/groups/{group.pk}/")
@@ -76,7 +76,7 @@ def test_an_api_call_on_a_locked_table_answers_503_with_a_reason(
 def test_a_page_on_a_locked_table_answers_503_with_a_reason(
     alice: User, login: Callable[[User], Client]
 ) -> None:
-    group = services.create_group(alice, "Tuesday table", ["Ann", "Ben"])
+    group = create_group(alice, "Tuesday table", ["Ann", "Ben"])
     client = login(alice)
     with table_locked("campaigns_membership"):
         response = client.get(f"/groups/{group.pk}/")

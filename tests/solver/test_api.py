@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from campaigns import services as campaign_services
+from campaigns.groups.services import create_group
 from campaigns.models import Group, Membership
 from solver import jobs, services
 from solver.models import HintRequest
@@ -40,7 +40,7 @@ def api() -> Callable[[User], APIClient]:
 
 @pytest.fixture
 def group(alice: User, bob: User) -> Group:
-    group = campaign_services.create_group(alice, "Tuesday table", [])
+    group = create_group(alice, "Tuesday table", [])
     Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
     return group
 

@@ -12,7 +12,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from campaigns import services as campaign_services
+from campaigns.definitions.services import transcribe
+from campaigns.groups.services import create_group, new_campaign
 from campaigns.models import Group
 from rules.canonical import fingerprint
 from rules.clock import Clock
@@ -38,12 +39,12 @@ def sent(sent: list[int], monkeypatch: pytest.MonkeyPatch) -> list[int]:
 @pytest.fixture
 def group(alice: User) -> Group:
     """Alice's table at chapter 2; three other tables typed the same rules for clock 2-1."""
-    group = campaign_services.create_group(alice, "Tuesday table", first_campaign=False)
-    campaign_services.new_campaign(group, start_chapter=2)
+    group = create_group(alice, "Tuesday table", first_campaign=False)
+    new_campaign(group, start_chapter=2)
     for n in range(3):
-        other = campaign_services.create_group(User.objects.create_user(f"t{n}"), f"T{n}")
-        campaign_services.new_campaign(other, start_chapter=2)
-        campaign_services.transcribe(other, "2-1", {"rules": RULES[:: 1 if n else -1]}, None)
+        other = create_group(User.objects.create_user(f"t{n}"), f"T{n}")
+        new_campaign(other, start_chapter=2)
+        transcribe(other, "2-1", {"rules": RULES[:: 1 if n else -1]}, None)
     return group
 
 
@@ -88,8 +89,8 @@ def test_without_the_offer_it_plays_the_base_rules_and_says_so(
 def test_a_clock_nobody_transcribed_is_preselected_and_played_by_the_base_rules(
     alice: User, login: Callable[[User], Client], sent: list[int]
 ) -> None:
-    table = campaign_services.create_group(alice, "Fresh table", first_campaign=False)
-    campaign_services.new_campaign(table, start_chapter=2)
+    table = create_group(alice, "Fresh table", first_campaign=False)
+    new_campaign(table, start_chapter=2)
     client = login(alice)
     form_page = client.get(f"/hints/new/?group={table.pk}")
     assert form_page.context["form"]["clock"].value() == "2-1"  # the group's next clock
@@ -105,7 +106,7 @@ def test_a_clock_nobody_transcribed_is_preselected_and_played_by_the_base_rules(
 def test_the_groups_own_transcription_wins_over_the_offer(
     group: Group, login: Callable[[User], Client], alice: User, sent: list[int]
 ) -> None:
-    campaign_services.transcribe(group, "2-1", {"rules": [{"kind": "strictly_rising"}]}, alice)
+    transcribe(group, "2-1", {"rules": [{"kind": "strictly_rising"}]}, alice)
     client = login(alice)
     assert "community-offer" not in client.get(f"/hints/new/?group={group.pk}").content.decode()
     client.post("/hints/new/", {**ASK, "group": group.pk, "community": "on"})

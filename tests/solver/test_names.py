@@ -18,7 +18,7 @@ from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 import solver.core.search
-from campaigns import services as campaign_services
+from campaigns.groups.services import create_group
 from campaigns.models import Group
 from rules.catalogue import get_clock
 from rules.seats import parse_colours
@@ -112,7 +112,7 @@ def sent(sent: list[int], monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 @pytest.fixture
 def group(alice: User) -> Group:
-    return campaign_services.create_group(alice, "Tuesday table", ["Ann", "Bea", "Cas", "Dee"])
+    return create_group(alice, "Tuesday table", ["Ann", "Bea", "Cas", "Dee"])
 
 
 def api(user: User) -> APIClient:
@@ -218,7 +218,7 @@ def test_the_form_starts_from_the_groups_players_then_its_last_seating(
 def test_a_redraw_of_the_seats_keeps_the_names_typed_so_far(alice: User, group: Group) -> None:
     assert suggested_names(group, 4, ["Zoe", "", "Ann"]) == ["Zoe", "Ann", "Bea", "Cas"]
     assert suggested_names(group, 2) == ["Ann", "Bea"]
-    lonely = campaign_services.create_group(alice, "Alone", [])
+    lonely = create_group(alice, "Alone", [])
     assert suggested_names(lonely, 3) == ["", "", ""]
 
 

@@ -12,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from campaigns import services as campaign_services
+from campaigns.groups.services import create_group
 from rules.catalogue import get_clock
 from rules.seats import parse_colours
 from solver.core.plans import baseline_plan
@@ -69,7 +69,7 @@ def test_the_result_page_says_three_lines_and_keeps_the_fine_print_behind_why(
 def test_table_mode_reads_aloud_the_three_lines_only(
     alice: User, login: Callable[[User], Client]
 ) -> None:
-    group = campaign_services.create_group(alice, "Tuesday table", ["Ann", "Bea", "Cas"])
+    group = create_group(alice, "Tuesday table", ["Ann", "Bea", "Cas"])
     done_hint(alice, group=group, names=["Ann", "Bea", "Cas"])
     html = login(alice).get(f"/groups/{group.pk}/table/plan/1-1/", headers={"hx-request": "true"})
     page = html.content.decode()

@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.test import Client
 from rest_framework.test import APIClient
 
-from campaigns import services as campaign_services
+from campaigns.groups.services import create_group
 from campaigns.models import Group, Membership
 from solver import jobs, services
 from solver.inputs import parse_input
@@ -29,7 +29,7 @@ def sent(sent: list[int], monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 @pytest.fixture
 def group(alice: User, bob: User, dave: User) -> Group:
-    group = campaign_services.create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
+    group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
     Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
     Membership.objects.create(group=group, user=dave, role=Membership.Role.VIEWER)
     return group

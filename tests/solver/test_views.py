@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from campaigns import services as campaign_services
+from campaigns.groups.services import create_group
 from campaigns.models import Group, Membership
 from rules.catalogue import get_clock
 from rules.seats import parse_colours
@@ -40,7 +40,7 @@ def sent(sent: list[int], monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 @pytest.fixture
 def group(alice: User, bob: User) -> Group:
-    group = campaign_services.create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
+    group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
     Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
     return group
 

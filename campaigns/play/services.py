@@ -1,0 +1,377 @@
+"""The campaign state machine: every change of a campaign goes through here.
+
+HTML views and the API call the same functions. Each change runs in one transaction that
+first locks the campaign row (``select_for_update``), so two phones recording at the same
+table cannot interleave; each writes an ``Event`` holding what it overwrote, which is what
+``undo`` puts back. A ``request_key`` (one per rendered form, or an API client's
+``Idempotency-Key``) makes a double submit return the first result instead of recording twice.
+
+Rules (docs/game.md, "After an attempt", "End of the game"):
+- a failure flips one Bonus token (never more than 3); a pass or a skip turns them face down;
+- the next clock is the first of the stack not passed nor in the Sleeve; clocks put back from
+  the Sleeve go on top of the stack (only between clocks: with no Bonus token flipped);
+- a clock is skipped into the Sleeve after it was attempted; passing it takes it out;
+- a chapter opens once every clock of the chapters before is passed or in the Sleeve;
+- complete when every clock is passed; Rebirth unlocks once all 40 have been attempted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from campaigns import winnable
+from campaigns.definitions.services import clock_for_group, known_clock
+from campaigns.errors import CampaignError, error_text, signed_in
+from campaigns.groups.services import check_notes, current_session
+from campaigns.models import Attempt, Campaign, ClockProgress, Event, Player, Session
+from campaigns.play.state import CampaignState, Status, campaign_state, lock_campaign
+from config.i18n import current_lang
+from rules.clock import Clock
+from rules.errors import RulesError
+from rules.game import BONUS_TOKENS, PLAYER_COUNTS
+from rules.inputs import check_layout
+from rules.validate import Verdict
+
+
+class StaleWrite(CampaignError):
+    """A change made from a board older than a change to the same clock (another phone got
+    there first). The API answers 409 with the current progress; pages show the fresh board
+    with ``message``."""
+
+    status = 409
+
+    def __init__(self, message: str, event: Event) -> None:
+        super().__init__(message, "expected_event")
+        self.event = event
+
+    def body(self) -> dict[str, object]:
+        """The campaign's progress as it is now (read after the refused change rolled
+        back), with ``detail`` saying what happened."""
+        campaign = Campaign.objects.get(pk=self.event.campaign_id)
+        return {**campaign_state(campaign).to_json(), "detail": self.message}
+
+
+def _check_fresh(campaign: Campaign, expected_event: int | None, clocks: Iterable[str]) -> None:
+    """Refuse a change made against ``expected_event`` (the version the phone's board was
+    drawn from) when a newer event touched one of ``clocks``: two phones tapping for one real
+    attempt must record it once. Newer events at other clocks are no reason to refuse.
+    Called inside the campaign lock, so of two racing phones exactly one gets through."""
+    if expected_event is None:
+        return
+    touched = set(clocks)
+    newer = campaign.events.filter(pk__gt=expected_event).order_by("id")
+    for event in newer:
+        if touched & set(event.clock_id.split(",")):
+            raise StaleWrite(_stale_message(event), event)
+
+
+def _stale_message(event: Event) -> str:
+    when = timezone.localtime(event.created).strftime("%H:%M")
+    if event.kind == Event.Kind.UNDONE:
+        return _(
+            "Another phone undid the last change at %(clock)s at %(time)s. Check the board and "
+            "tap again if this is still right."
+        ) % {"clock": event.clock_id, "time": when}
+    return _(
+        "Another phone already recorded “%(what)s” at %(clock)s at %(time)s. Check the board "
+        "and tap again if this was another attempt."
+    ) % {"what": event.get_kind_display(), "clock": event.clock_id, "time": when}
+
+
+def _replayed(campaign: Campaign, request_key: str) -> Event | None:
+    """The event already recorded under this key (a double submit), if any."""
+    if not request_key:
+        return None
+    if len(request_key) > 64:
+        raise CampaignError(_("The request key is too long."), "request_key")
+    event = campaign.events.filter(request_key=request_key).first()
+    if event is not None and event.undone is not None:
+        raise CampaignError(
+            _("This was already recorded, then undone; reload the page."), "request_key"
+        )
+    return event
+
+
+def _snapshot(campaign: Campaign, rows: Iterable[ClockProgress]) -> dict[str, Any]:
+    return {
+        "bonus_tokens": campaign.bonus_tokens,
+        "stack_top": list(campaign.stack_top),
+        "completed": campaign.completed.isoformat() if campaign.completed else None,
+        "progress": {
+            r.clock_id: {"status": r.status, "attempts": r.attempts, "failures": r.failures}
+            for r in rows
+        },
+    }
+
+
+def _event(
+    campaign: Campaign, kind: str, clock_id: str, before: dict[str, Any], user: Any, key: str
+) -> Event:
+    return Event.objects.create(
+        campaign=campaign,
+        kind=kind,
+        clock_id=clock_id,
+        before=before,
+        request_key=key,
+        user=signed_in(user),
+    )
+
+
+def judge_layout(clock: Clock, layout: str, outcome: str) -> Verdict:
+    """The verdict on ``layout``; CampaignError (field ``layout``) when the text is bad or
+    the verdict contradicts ``outcome``. A failure the engine cannot confirm (rules not
+    transcribed or not checkable) is accepted: the table knows better."""
+    try:
+        verdict = check_layout(clock, layout)  # stored with the attempt: in English
+    except RulesError as error:
+        raise CampaignError(error_text(error), "layout") from None
+    if outcome == Attempt.Outcome.PASSED and not verdict.passed:
+        shown = check_layout(clock, layout, current_lang())  # the reasons in the reader's words
+        reasons = " ".join(v.message for v in shown.violations)
+        raise CampaignError(
+            _("This layout fails the clock, so it cannot be recorded as passed: %(reasons)s")
+            % {"reasons": reasons},
+            "layout",
+        )
+    if outcome == Attempt.Outcome.FAILED and verdict.passed and verdict.conclusive:
+        raise CampaignError(
+            _("This layout passes the clock, so it cannot be recorded as failed."), "layout"
+        )
+    return verdict
+
+
+def record_attempt(
+    campaign: Campaign,
+    user: Any,
+    clock_id: object,
+    outcome: object,
+    players: object,
+    layout: str = "",
+    opener: Player | None = None,
+    duration: timedelta | None = None,
+    notes: str = "",
+    session: Session | None = None,
+    request_key: str = "",
+    expected_event: int | None = None,
+) -> Attempt:
+    """Record one attempt at the next clock and move the campaign on: ``passed`` turns the
+    Bonus tokens face down and takes the clock out of the game (and out of the Sleeve),
+    ``failed`` flips one more token (at most 3). The attempt's ``face_up`` is the players
+    plus the tokens flipped before it. ``expected_event``: see ``_check_fresh``."""
+    clock = known_clock(clock_id)
+    if outcome not in Attempt.Outcome.values:
+        raise CampaignError(_("The outcome is passed or failed."), "outcome")
+    if isinstance(players, bool) or not isinstance(players, int) or players not in PLAYER_COUNTS:
+        raise CampaignError(_("Take Time is played by 2 to 4 players."), "players")
+    layout = (layout or "").strip()
+    check_notes(notes)
+    if duration is not None and duration < timedelta(0):
+        raise CampaignError(_("A duration cannot be negative."), "duration")
+    if opener is not None and opener.group_id != campaign.group_id:
+        raise CampaignError(_("The opener is not a player of this group."), "opener")
+    # Judged outside the lock: parsing and validating is the slow part.
+    definition, version = clock_for_group(campaign.group, clock)
+    verdict = judge_layout(definition, layout, str(outcome)).to_json() if layout else None
+    # Could its cards have passed? Asked of the solver (campaigns.winnable), also unlocked.
+    postmortem = (
+        winnable.judge_failure(definition, layout, players)
+        if layout and outcome == Attempt.Outcome.FAILED
+        else None
+    )
+
+    with transaction.atomic():
+        campaign = lock_campaign(campaign.pk)
+        replay = _replayed(campaign, request_key)
+        if replay is not None:
+            return Attempt.objects.get(event=replay)
+        _check_fresh(campaign, expected_event, [clock])
+        state = campaign_state(campaign)
+        _check_playable(state, clock)
+        row = state.by_id[clock]
+        before = _snapshot(campaign, [row])
+        tokens = campaign.bonus_tokens
+        row.attempts += 1
+        if outcome == Attempt.Outcome.PASSED:
+            row.status = Status.PASSED
+            campaign.bonus_tokens = 0
+            campaign.stack_top = [c for c in campaign.stack_top if c != clock]
+            if state.completed:
+                campaign.completed = timezone.now()
+        else:
+            row.failures += 1
+            campaign.bonus_tokens = min(BONUS_TOKENS, tokens + 1)
+        row.save(update_fields=["status", "attempts", "failures"])
+        campaign.save(update_fields=["bonus_tokens", "stack_top", "completed"])
+        event = _event(campaign, str(outcome), clock, before, user, request_key)
+        if session is None:
+            session = current_session(campaign)
+        elif session.campaign_id != campaign.pk:
+            raise CampaignError(_("That session belongs to another campaign."), "session")
+        return Attempt.objects.create(
+            campaign=campaign,
+            session=session,
+            event=event,
+            clock_id=clock,
+            players=players,
+            bonus_tokens=tokens,
+            face_up=players + tokens,
+            outcome=outcome,
+            layout=layout,
+            verdict=verdict,
+            postmortem=postmortem,
+            opener=opener,
+            duration=duration,
+            notes=notes,
+            clock_version=version,
+        )
+
+
+def _check_playable(state: CampaignState, clock: str) -> None:
+    row = state.by_id.get(clock)
+    if row is None:
+        raise CampaignError(_("The Rebirth clock is played in a Rebirth campaign."), "clock")
+    if row.status == Status.PASSED:
+        raise CampaignError(
+            _("Clock %(clock)s is already passed in this campaign.") % {"clock": clock}, "clock"
+        )
+    if row.status == Status.SLEEVE:
+        raise CampaignError(
+            _("Clock %(clock)s is in the Sleeve of Regrets: put it back on top of the stack first.")
+            % {"clock": clock},
+            "clock",
+        )
+    if clock != state.next_clock:
+        raise CampaignError(
+            _("The next clock is %(next)s, not %(clock)s.")
+            % {"next": state.next_clock, "clock": clock},
+            "clock",
+        )
+
+
+def skip(
+    campaign: Campaign,
+    user: Any,
+    clock_id: object,
+    request_key: str = "",
+    expected_event: int | None = None,
+) -> Event:
+    """Put the clock being played into the Sleeve of Regrets after a failure, turn the Bonus
+    tokens face down and go on with the next clock."""
+    clock = known_clock(clock_id)
+    with transaction.atomic():
+        campaign = lock_campaign(campaign.pk)
+        replay = _replayed(campaign, request_key)
+        if replay is not None:
+            return replay
+        _check_fresh(campaign, expected_event, [clock])
+        state = campaign_state(campaign)
+        _check_playable(state, clock)
+        row = state.by_id[clock]
+        if row.attempts == 0:
+            raise CampaignError(
+                _("A clock goes into the Sleeve after a failed attempt; play %(clock)s first.")
+                % {"clock": clock},
+                "clock",
+            )
+        before = _snapshot(campaign, [row])
+        row.status = Status.SLEEVE
+        row.save(update_fields=["status"])
+        campaign.bonus_tokens = 0
+        campaign.stack_top = [c for c in campaign.stack_top if c != clock]
+        campaign.save(update_fields=["bonus_tokens", "stack_top"])
+        return _event(campaign, Event.Kind.SKIPPED, clock, before, user, request_key)
+
+
+def retrieve(
+    campaign: Campaign,
+    user: Any,
+    clock_ids: Sequence[object],
+    request_key: str = "",
+    expected_event: int | None = None,
+) -> Event:
+    """Put clocks from the Sleeve on top of the stack, the first given played first. Only
+    between clocks (no Bonus token flipped), as at the start of a session."""
+    if not clock_ids:
+        raise CampaignError(_("Choose at least one clock from the Sleeve."), "clocks")
+    clocks = [known_clock(c, "clocks") for c in clock_ids]
+    if len(set(clocks)) != len(clocks):
+        raise CampaignError(_("A clock is listed twice."), "clocks")
+    with transaction.atomic():
+        campaign = lock_campaign(campaign.pk)
+        replay = _replayed(campaign, request_key)
+        if replay is not None:
+            return replay
+        _check_fresh(campaign, expected_event, clocks)
+        state = campaign_state(campaign)
+        for clock in clocks:
+            if clock not in state.by_id or state.by_id[clock].status != Status.SLEEVE:
+                raise CampaignError(
+                    _("Clock %(clock)s is not in the Sleeve of Regrets.") % {"clock": clock},
+                    "clocks",
+                )
+        if campaign.bonus_tokens:
+            raise CampaignError(
+                _("Finish or skip the clock being played before taking clocks from the Sleeve."),
+                "clocks",
+            )
+        rows = [state.by_id[c] for c in clocks]
+        before = _snapshot(campaign, rows)
+        for row in rows:
+            row.status = Status.UPCOMING
+            row.save(update_fields=["status"])
+        campaign.stack_top = clocks + [c for c in campaign.stack_top if c not in clocks]
+        campaign.save(update_fields=["stack_top"])
+        return _event(campaign, Event.Kind.RETRIEVED, ",".join(clocks), before, user, request_key)
+
+
+def last_undoable(campaign: Campaign) -> Event | None:
+    """The change an Undo would revert: the last one not undone (an undo is not undone)."""
+    return (
+        campaign.events.filter(undone__isnull=True)
+        .exclude(kind=Event.Kind.UNDONE)
+        .order_by("-id")
+        .first()
+    )
+
+
+def undo(
+    campaign: Campaign,
+    user: Any,
+    event_id: int | None = None,
+    expected_event: int | None = None,
+) -> Event:
+    """Revert the campaign's last change not undone yet (and delete its attempt), and record
+    the undo as an event of its own (the campaign's new version).
+
+    With ``event_id`` (what the Undo button shows), only that change is undone, and undoing
+    it again is harmless: a double tap on Undo does not also undo the change before it."""
+    with transaction.atomic():
+        campaign = lock_campaign(campaign.pk)
+        event = last_undoable(campaign)
+        if event_id is not None and (event is None or event.pk != event_id):
+            done = campaign.events.filter(pk=event_id, undone__isnull=False).first()
+            if done is not None:
+                return done
+            raise CampaignError(
+                _("Something else was recorded meanwhile; reload the page."), "event"
+            )
+        if event is None:
+            raise CampaignError(_("There is nothing to undo."))
+        _check_fresh(campaign, expected_event, event.clock_id.split(","))
+        before = event.before
+        campaign.bonus_tokens = before["bonus_tokens"]
+        campaign.stack_top = before["stack_top"]
+        campaign.completed = before["completed"]
+        campaign.save(update_fields=["bonus_tokens", "stack_top", "completed"])
+        for clock_id, values in before["progress"].items():
+            ClockProgress.objects.filter(campaign=campaign, clock_id=clock_id).update(**values)
+        Attempt.objects.filter(event=event).delete()
+        event.undone = timezone.now()
+        event.save(update_fields=["undone"])
+        _event(campaign, Event.Kind.UNDONE, event.clock_id, {"event": event.pk}, user, "")
+        return event
