@@ -4,36 +4,50 @@ Rates are settings (``THROTTLE_RATES``, from the environment), read when a reque
 counted, so a deployment and the tests can change them without touching code. Counts live
 in the default cache: per process by default, shared by every process when ``CACHE_URL``
 points at Redis (as docker-compose does).
+
+Every scope counts with one atomic step (``count``): ``cache.add`` then ``cache.incr`` on
+the caller's key, which expires a period after its first request, so concurrent requests
+never read the same count and each write back "one more" (DRF's own throttle reads a
+history, appends and writes it back, and let more than the limit through under
+concurrency).
 """
 
 from __future__ import annotations
 
 import ipaddress
-import time
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
-from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+from rest_framework.throttling import SimpleRateThrottle
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The caller's address: ``REMOTE_ADDR``, or behind our TLS proxy the address that proxy
-    added last to ``X-Forwarded-For`` (earlier entries are the caller's to forge); "unknown"
-    when there is none, or it is not an address. Used for the sign-up limit."""
+    """The caller's address (see ``login_ip``), or "unknown" when there is none. Used for
+    the API's anonymous scope and the sign-up limit."""
     return login_ip(request) or "unknown"
 
 
 def login_ip(request: HttpRequest) -> str | None:
-    """``client_ip`` for django-axes, which stores it in an address column: ``None`` when the
-    request carries no valid address (a log-in made by code, such as the test client's
-    ``force_login``, has no ``REMOTE_ADDR``; PostgreSQL refuses "unknown" as an address)."""
+    """The caller's address, for django-axes too, which stores it in an address column.
+
+    ``REMOTE_ADDR`` when no proxy stands in front of the app (``settings.PROXY_COUNT`` 0,
+    the default without ``BEHIND_TLS_PROXY``): then ``X-Forwarded-For`` is anyone's to forge
+    and never read. Behind ``PROXY_COUNT`` proxies, each appending to the header, the caller
+    is that many entries from its right (entries further left are the caller's to forge).
+    ``None`` when that is not a valid address: a log-in made by code, such as the test
+    client's ``force_login``, has no ``REMOTE_ADDR``, and PostgreSQL refuses "unknown" as an
+    address.
+    """
     candidate = str(request.META.get("REMOTE_ADDR") or "")
-    if getattr(settings, "BEHIND_TLS_PROXY", False):
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        candidate = forwarded.rsplit(",", 1)[-1].strip() or candidate
+    proxies = int(getattr(settings, "PROXY_COUNT", 0))
+    forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR") or "")
+    if proxies > 0 and forwarded.strip():
+        hops = forwarded.split(",")
+        candidate = hops[-min(proxies, len(hops))]
     try:
-        return str(ipaddress.ip_address(candidate))
+        return str(ipaddress.ip_address(candidate.strip()))
     except ValueError:
         return None
 
@@ -45,30 +59,73 @@ def _rate(scope: str) -> tuple[int, int]:
     return int(count), seconds
 
 
-class AnonThrottle(AnonRateThrottle):
-    """DRF's anonymous scope, its rate read from the settings at each request."""
+def count(key: str, seconds: int) -> int:
+    """Count one request on ``key``: how many so far in its window, this one included. A
+    window opens at the first request and lasts ``seconds``. Atomic on Redis and on the
+    per-process cache alike."""
+    cache.add(key, 0, timeout=seconds)
+    try:
+        used = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 0, timeout=seconds)
+        used = cache.incr(key)
+    if used == 1:
+        # The window's first request. Should the key have expired just between the cache's
+        # existence check and its increment, Redis made it anew without an expiry: give it one.
+        cache.touch(key, timeout=seconds)
+    return int(used)
+
+
+class _AtomicThrottle(SimpleRateThrottle):
+    """A DRF scope counted with ``count``; its rate read from the settings at each request,
+    its caller's address from ``client_ip``."""
+
+    _wait: float | None = None
 
     def get_rate(self) -> str:
         return str(settings.THROTTLE_RATES[str(self.scope)])
 
+    def get_ident(self, request: Any) -> str:
+        return client_ip(request)
 
-class UserThrottle(UserRateThrottle):
-    """DRF's per-user scope (signed-in or token callers), its rate read at each request."""
+    def allow_request(self, request: Any, view: Any) -> bool:
+        key = self.get_cache_key(request, view)
+        if key is None:
+            return True
+        limit, seconds = _rate(str(self.scope))
+        self._wait = seconds  # at most: the window opened at its first request
+        return count(key, seconds) <= limit
 
-    def get_rate(self) -> str:
-        return str(settings.THROTTLE_RATES[str(self.scope)])
+    def wait(self) -> float | None:
+        return self._wait
+
+
+class AnonThrottle(_AtomicThrottle):
+    """Anonymous callers, per address."""
+
+    scope = "anon"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        if request.user and request.user.is_authenticated:
+            return None
+        return f"throttle:{self.scope}:{self.get_ident(request)}"
+
+
+class UserThrottle(_AtomicThrottle):
+    """Signed-in or token callers, per account (per address for the others)."""
+
+    scope = "user"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        if request.user and request.user.is_authenticated:
+            ident = str(request.user.pk)
+        else:
+            ident = self.get_ident(request)
+        return f"throttle:{self.scope}:{ident}"
 
 
 def signup_allowed(request: HttpRequest) -> bool:
     """Count one sign-up attempt from the caller's address; False once the ``signup`` rate
     (``THROTTLE_RATES["signup"]``) is used up in the current window."""
     limit, seconds = _rate("signup")
-    window = int(time.time() // seconds)
-    key = f"throttle:signup:{client_ip(request)}:{window}"
-    cache.add(key, 0, timeout=seconds)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=seconds)
-        count = 1
-    return count <= limit
+    return count(f"throttle:signup:{client_ip(request)}", seconds) <= limit

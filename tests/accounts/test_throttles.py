@@ -111,31 +111,107 @@ def test_a_log_in_without_an_address_is_recorded_without_one(alice: User) -> Non
     assert AccessLog.objects.filter(ip_address="203.0.113.7").count() == 1
 
 
+PROXY = "10.0.0.2"
+
+
 @pytest.mark.parametrize(
-    ("meta", "behind_proxy", "expected"),
+    ("meta", "proxies", "expected"),
     [
-        ({"REMOTE_ADDR": "198.51.100.4"}, False, "198.51.100.4"),
-        ({}, False, None),
-        ({"REMOTE_ADDR": "not an address"}, False, None),
+        ({"REMOTE_ADDR": "198.51.100.4"}, 0, "198.51.100.4"),
+        ({}, 0, None),
+        ({"REMOTE_ADDR": "not an address"}, 0, None),
+        # No proxy (the default): X-Forwarded-For is anyone's to forge, never read.
+        ({"REMOTE_ADDR": "198.51.100.4", "HTTP_X_FORWARDED_FOR": "1.2.3.4"}, 0, "198.51.100.4"),
+        # Behind our proxy: the address it appended; the caller's own entries to its left not.
         (
-            {"REMOTE_ADDR": "10.0.0.2", "HTTP_X_FORWARDED_FOR": "1.2.3.4, 198.51.100.9"},
-            True,
+            {"REMOTE_ADDR": PROXY, "HTTP_X_FORWARDED_FOR": "1.2.3.4, 198.51.100.9"},
+            1,
             "198.51.100.9",
         ),
-        ({"REMOTE_ADDR": "10.0.0.2", "HTTP_X_FORWARDED_FOR": "1.2.3.4, <script>"}, True, None),
-        ({"REMOTE_ADDR": "10.0.0.2"}, True, "10.0.0.2"),
+        # Two proxies of ours: the second appended the first's address.
+        (
+            {"REMOTE_ADDR": PROXY, "HTTP_X_FORWARDED_FOR": "1.2.3.4, 198.51.100.9, 10.0.0.7"},
+            2,
+            "198.51.100.9",
+        ),
+        ({"REMOTE_ADDR": PROXY, "HTTP_X_FORWARDED_FOR": "1.2.3.4, <script>"}, 1, None),
+        ({"REMOTE_ADDR": PROXY}, 1, PROXY),
     ],
 )
 def test_only_a_valid_address_identifies_the_caller(
-    settings: Any, meta: dict[str, str], behind_proxy: bool, expected: str | None
+    settings: Any, meta: dict[str, str], proxies: int, expected: str | None
 ) -> None:
     from django.test import RequestFactory
 
     from accounts.throttle import client_ip, login_ip
 
-    settings.BEHIND_TLS_PROXY = behind_proxy
+    settings.PROXY_COUNT = proxies
     request = RequestFactory().get("/")
     request.META.pop("REMOTE_ADDR", None)
     request.META.update(meta)
     assert login_ip(request) == expected
     assert client_ip(request) == (expected or "unknown")
+
+
+def test_a_forged_forwarded_for_gets_no_fresh_anonymous_bucket(settings: Any) -> None:
+    """Without a proxy (PROXY_COUNT 0) each forged X-Forwarded-For is the same caller."""
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "anon": "2/minute"}
+    settings.PROXY_COUNT = 0
+    codes = [
+        APIClient(REMOTE_ADDR="10.3.3.3", HTTP_X_FORWARDED_FOR=f"192.0.2.{n}")
+        .get("/api/schema/")
+        .status_code
+        for n in range(3)
+    ]
+    assert codes == [200, 200, 429]
+
+
+def test_behind_the_proxy_each_caller_has_its_own_bucket(settings: Any) -> None:
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "anon": "2/minute"}
+    settings.PROXY_COUNT = 1
+
+    def get(caller: str) -> int:
+        client = APIClient(REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=f"203.0.113.66, {caller}")
+        return int(client.get("/api/schema/").status_code)
+
+    assert [get("198.51.100.1") for _ in range(3)] == [200, 200, 429]
+    assert get("198.51.100.2") == 200
+
+
+@pytest.mark.parametrize("scope", ["anon", "user", "signup"])
+def test_concurrent_requests_never_pass_more_than_the_limit_on_redis(
+    scope: str, settings: Any, redis_server: Any
+) -> None:
+    """Eight threads hammer one bucket on a real Redis: exactly the limit gets through."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.contrib.auth.models import AnonymousUser
+    from django.test import RequestFactory
+
+    from accounts.throttle import AnonThrottle, UserThrottle, signup_allowed
+
+    redis_server.start()
+    local_caches = settings.CACHES
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_server.url,
+        }
+    }
+    limit, tries = 150, 400
+    settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, scope: f"{limit}/day"}
+
+    def one(_: int) -> bool:
+        request = RequestFactory().post("/", REMOTE_ADDR="192.0.2.77")
+        request.user = User(pk=4242) if scope == "user" else AnonymousUser()
+        if scope == "signup":
+            return signup_allowed(request)
+        throttle = AnonThrottle() if scope == "anon" else UserThrottle()
+        return throttle.allow_request(request, None)
+
+    try:
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            allowed = sum(pool.map(one, range(tries)))
+    finally:
+        settings.CACHES = local_caches  # before the server stops and the cache is cleared
+    assert allowed == limit

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _ident(settings: Any, proxies: int, forwarded: str) -> str:
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": proxies}
+    settings.PROXY_COUNT = proxies
     request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=forwarded)
     return str(AnonThrottle().get_ident(Request(request)))
 
