@@ -40,7 +40,8 @@ def _oracle_numbers(quick: bool) -> None:
     for result in bench_oracle.odds_benchmarks(repeats=1 if quick else 2):
         print(
             f"exact odds, {result.colours} (6 Suns / 6 Moons, {result.deals:,} value sets), "
-            f"{result.clock}: {result.seconds:.2f} s, odds {result.odds:.4f}"
+            f"{result.clock}: cold {result.seconds:.3f} s, warm {result.warm_seconds:.3f} s "
+            f"(clock seen at 7 Suns / 5 Moons before), odds {result.odds:.4f}, {_load()}"
         )
 
 

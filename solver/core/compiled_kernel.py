@@ -484,15 +484,8 @@ def _search(n, pos, s, need_at, need_a, need_b, mstamp, mbits, stamp):
 
 
 @njit(cache=True)
-def decide(values, colours, n, hands, pos, glob, mstamp, mbits, s):
-    """Decide one deal of ``n`` ≤ 12 cards. ``hands`` holds each seat's first-placed cards as
-    masks (its hand; with 2 players its set of 4), read only for a first_cards rule.
-
-    Returns the opening seat of a passing game (0 when the clock has no first_cards rule),
-    or -1 when none exists. On success :func:`choice` gives the witness subsets.
-    """
-    if glob[IMPOSSIBLE]:
-        return -1
+def _load(values, colours, n, pos, s):
+    """Sort the deal's cards by value into the scratch vector and build its tables."""
     # The search generates subsets in ascending value, so it works on the cards sorted
     # (insertion sort into the scratch vector: a deal is small and allocating costs more).
     for j in range(n):
@@ -508,6 +501,25 @@ def decide(values, colours, n, hands, pos, glob, mstamp, mbits, s):
         s[_COLOURS + j] = colours[s[_PERM + j]]
         s[_RANK + s[_PERM + j]] = j
     _prepare(s[_VALUES : _VALUES + n], s[_COLOURS : _COLOURS + n], n, pos, s)
+
+
+@njit(cache=True)
+def decide(values, colours, n, hands, pos, glob, mstamp, mbits, s):
+    """Decide one deal of ``n`` ≤ 12 cards. ``hands`` holds each seat's first-placed cards as
+    masks (its hand; with 2 players its set of 4), read only for a first_cards rule.
+
+    Returns the opening seat of a passing game (0 when the clock has no first_cards rule),
+    or -1 when none exists. On success :func:`choice` gives the witness subsets.
+    """
+    if glob[IMPOSSIBLE]:
+        return -1
+    _load(values, colours, n, pos, s)
+    return _decide_loaded(n, hands, pos, glob, mstamp, mbits, s)
+
+
+@njit(cache=True)
+def _decide_loaded(n, hands, pos, glob, mstamp, mbits, s):
+    """:func:`decide` for the deal :func:`_load` put in the scratch vector."""
     full = (1 << n) - 1
     need_at = s[_NEED_AT : _NEED_AT + 2]
     need_at[0] = glob[FIRST_A]
@@ -597,9 +609,9 @@ def _popcount(x):
 
 
 @njit(cache=True)
-def _witness_holds(witness, suns, pos):
-    """Does a layout (subsets of value-sorted cards per position) that passed for another
-    value set with the same values still pass with these Sun cards? Only colours changed."""
+def _colours_hold(witness, suns, pos):
+    """Does a layout that passed for a value set with the same values still pass with these
+    Sun cards (``suns``, by rank)? Only the colour rules can tell."""
     for k in range(SEGMENTS):
         count = _popcount(witness[k])
         sun = _popcount(witness[k] & suns)
@@ -612,13 +624,35 @@ def _witness_holds(witness, suns, pos):
     return True
 
 
+@njit(cache=True)
+def _layout_holds(witness, n, pos, s):
+    """Is ``witness`` (a subset of the loaded cards per position) a passing layout of the deal
+    :func:`_load` put in the scratch vector? The same tests the search accepts a layout by,
+    for a clock without seat rules."""
+    need_at = s[_NEED_AT : _NEED_AT + 2]
+    need_at[0] = -1
+    need_at[1] = -1
+    used = 0
+    last = 0
+    for k in range(SEGMENTS):
+        sub = witness[k]
+        if sub & used or sub & ~s[_ALLOWED + k]:
+            return False
+        if not _segment_ok(k, sub, last, pos, s, need_at, 0, 0):
+            return False
+        used |= sub
+        last = _sum(s, sub)
+    return used == (1 << n) - 1
+
+
 @njit(cache=True, parallel=True)
 def decide_value_sets(sun_masks, moon_masks, pos, glob, out, chunks):
     """Decide every value set ``(sun_masks[r], moon_masks[r])``; 1 in ``out[r]`` = passable.
 
     Only for clocks without seat rules: the hands passed to :func:`decide` are empty.
-    Value sets with the same values (only colours differ) should be adjacent: a passing
-    layout found for one is tried first on the next, and usually still passes.
+    The last passing layout found (which cards, by rank, go where) is tried first on the
+    next value set, and a search runs only when it does not pass there. Neighbouring value
+    sets that differ little (only colours, or one value) usually keep it: sort them so.
     """
     rows = sun_masks.shape[0]
     for c in prange(chunks):
@@ -633,18 +667,29 @@ def decide_value_sets(sun_masks, moon_masks, pos, glob, out, chunks):
         witness = np.zeros(SEGMENTS, dtype=np.int64)
         witness_values = -1  # the values (as a multiset key) the witness was found for
         for r in range(lo, hi):
+            if glob[IMPOSSIBLE]:
+                out[r] = 0
+                continue
             n = _cards_of(sun_masks[r], moon_masks[r], values, colours)
             key = ((sun_masks[r] & moon_masks[r]) << 13) | (sun_masks[r] ^ moon_masks[r])
             if key == witness_values:
-                # Same values in the same (ascending, Sun first) order: only colours moved.
+                # Same values in the same order, only colours moved: the sums still hold,
+                # so only the colour counts need checking.
                 suns = 0
                 for j in range(n):
                     if colours[j] == 0:
                         suns |= 1 << j
-                if _witness_holds(witness, suns, pos):
+                if _colours_hold(witness, suns, pos):
                     out[r] = 1
                     continue
-            passable = decide(values[:n], colours[:n], n, hands, pos, glob, mstamp, mbits, s) >= 0
+            # _cards_of gives the cards in ascending value: loading keeps their order, so a
+            # witness's ranks are the same cards' places from one value set to the next.
+            _load(values[:n], colours[:n], n, pos, s)
+            if witness_values >= 0 and key != witness_values and _layout_holds(witness, n, pos, s):
+                out[r] = 1
+                witness_values = key  # it lays out these values too
+                continue
+            passable = _decide_loaded(n, hands, pos, glob, mstamp, mbits, s) >= 0
             out[r] = passable
             if passable:
                 for k in range(SEGMENTS):

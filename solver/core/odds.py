@@ -8,12 +8,15 @@ allows it:
 
 * A clock whose rules read neither colours nor seats cannot tell a Sun 7 from a Moon 7, so
   feasibility depends only on the multiset of the 12 values. The value sets are grouped by
-  multiset (about 74,000 for 6/6), each weighed by how many value sets give it — with d
-  values held in both colours and 12−2d held once, C(12−2d, s−d) — and decided once.
+  multiset (73,789 for 6/6), each weighed by how many value sets give it — with d values
+  held in both colours and 12−2d held once, C(12−2d, s−d) — and decided once. Every split
+  of the colours draws on the same multisets (6/6 on all of them), so the decisions are
+  remembered per clock: another split of a clock seen before decides only the multisets
+  it adds (6/6 after 7/5: the 924 with six doubled values).
 * A clock with colour rules (``colours``, ``single_colour``) is decided per value set, on
-  all cores. Value sets holding the same values are decided side by side, and a passing
-  layout found for one is first tried on the next (only colours moved), which settles most
-  of them without a search.
+  all cores. Value sets holding the same values are decided side by side.
+* Either way the last passing layout (which cards, by rank, go on which segment) is tried
+  first on the next value set or multiset, and settles most of them without a search.
 * A clock whose rules read who holds which card (``first_cards``) depends on how the values
   are shared among the seats, not only on the value set or on the seats' colours: when only
   the Sun 1 may open and only the Sun 2 may follow, the table passes only if the Sun 2 sits
@@ -55,6 +58,9 @@ _Z95 = 1.959963984540054
 # ones again and again, so the last few hundred answers are kept (oldest dropped first).
 _EXACT: dict[tuple[bytes, bytes, int], OddsResult] = {}
 _EXACT_KEEP = 256
+# A colour-blind clock's decision per multiset of values (1 passable, 0 not, -1 not decided
+# yet), over every multiset (``_multisets(6)``, which holds them all); a few hundred clocks.
+_BY_MULTISET: dict[tuple[bytes, bytes], npt.NDArray[np.int8]] = {}
 
 
 @dataclass(frozen=True)
@@ -106,14 +112,10 @@ def odds(
         return known
     if compiled.uses_colours:
         sun_masks, moon_masks = _value_sets(seats.suns)
-        weights = None
-        stage = "value sets"
+        hits = int(_decide_all(compiled, sun_masks, moon_masks, report, "value sets").sum())
     else:
-        sun_masks, moon_masks, weights = _multisets(seats.suns)
-        stage = "value multisets"
-    passable = _decide_all(compiled, sun_masks, moon_masks, report, stage)
+        hits = _colour_blind_hits(compiled, seats.suns, report)
     total = math.comb(12, seats.suns) * math.comb(12, seats.moons)
-    hits = int(passable.sum()) if weights is None else int((weights * passable).sum())
     value = hits / total
     result = OddsResult(value, True, total, (value, value))
     if len(_EXACT) >= _EXACT_KEEP:
@@ -124,8 +126,38 @@ def odds(
 
 
 def forget_exact_odds() -> None:
-    """Drop the remembered exact answers (benchmarks time the computation itself)."""
+    """Drop the remembered exact answers and decisions (benchmarks time the computation)."""
     _EXACT.clear()
+    _BY_MULTISET.clear()
+
+
+def _colour_blind_hits(compiled: CompiledClock, suns: int, report: Progress) -> int:
+    """How many value sets with ``suns`` Suns pass a clock that reads no colours: the
+    multisets' decisions weighed, deciding only those this clock has not seen yet."""
+    key = (compiled.positions.tobytes(), compiled.globals.tobytes())
+    sun_masks, moon_masks, _ = _multisets(6)
+    decided = _BY_MULTISET.get(key)
+    if decided is None:
+        decided = np.full(len(sun_masks), -1, dtype=np.int8)
+    weights = _multiset_weights(suns)
+    todo = np.flatnonzero((weights > 0) & (decided < 0))
+    if len(todo):
+        out = _decide_all(compiled, sun_masks[todo], moon_masks[todo], report, "value multisets")
+        decided[todo] = out
+    if key not in _BY_MULTISET and len(_BY_MULTISET) >= _EXACT_KEEP:
+        _BY_MULTISET.pop(next(iter(_BY_MULTISET)))
+    _BY_MULTISET[key] = decided
+    return int((weights * (decided == 1)).sum())
+
+
+@cache
+def _multiset_weights(suns: int) -> npt.NDArray[np.int64]:
+    """For each multiset of ``_multisets(6)``, how many value sets with ``suns`` Suns hold it:
+    with d values doubled, C(12−2d, suns−d) (0 when the split cannot hold d doubles)."""
+    sun_masks, moon_masks, _ = _multisets(6)
+    doubled = np.array([int(mask).bit_count() for mask in sun_masks & moon_masks])
+    ways = [math.comb(12 - 2 * d, suns - d) if 0 <= suns - d <= 12 - 2 * d else 0 for d in range(7)]
+    return np.array(ways, dtype=np.int64)[doubled]
 
 
 def _quiet(percent: int, stage: str) -> None:
@@ -141,10 +173,12 @@ def _decide_all(
 ) -> npt.NDArray[np.uint8]:
     rows = len(sun_masks)
     out = np.zeros(rows, dtype=np.uint8)
-    chunks = 8 * max(1, _threads())
-    for piece in range(_SLICES):
-        lo, hi = rows * piece // _SLICES, rows * (piece + 1) // _SLICES
-        report(100 * piece // _SLICES, f"deciding {rows:,} {stage}")
+    # Each chunk allocates its search's work arrays (about 0.6 MB): a few rows need few.
+    slices = max(1, min(_SLICES, rows // 5_000))
+    chunks = max(1, min(8 * max(1, _threads()), rows // (500 * slices)))
+    for piece in range(slices):
+        lo, hi = rows * piece // slices, rows * (piece + 1) // slices
+        report(100 * piece // slices, f"deciding {rows:,} {stage}")
         kernel.decide_value_sets(
             sun_masks[lo:hi],
             moon_masks[lo:hi],

@@ -21,7 +21,14 @@ from rules.seats import parse_colours
 from rules.validate import passes
 from solver.core import compiled_kernel as kernel
 from solver.core.compiled import compile_clock
-from solver.core.odds import _multisets, _value_sets, odds, wilson_interval
+from solver.core.odds import (
+    _multiset_weights,
+    _multisets,
+    _value_sets,
+    forget_exact_odds,
+    odds,
+    wilson_interval,
+)
 from solver.core.oracle import Oracle
 
 SIX_SIX = parse_colours("SSMM/SMSM/MMSS")
@@ -300,3 +307,77 @@ def test_reusing_a_layout_across_recoloured_value_sets_changes_no_answer() -> No
     )
     assert 0 < alone.mean() < 1
     assert np.array_equal(shared, alone)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        [],
+        [{"kind": "value_range", "segment": 3, "min": 5, "max": 9}],
+        [{"kind": "strictly_rising"}],
+        [{"kind": "equal_neighbours", "segments": [2, 3]}],
+        [{"kind": "forbidden_values", "segment": 1, "values": [1, 2]}],
+        [
+            {"kind": "max_cards", "segment": 6, "count": 2},
+            {"kind": "min_cards", "segment": 1, "count": 3},
+        ],
+        [{"kind": "colours", "segment": 2, "sun": 1, "moon": 1}],
+    ],
+)
+def test_trying_the_last_layout_on_other_values_changes_no_answer(rules: list[Any]) -> None:
+    # decide_value_sets first tries the previous passing layout (by rank) on value sets with
+    # other values; deciding each from scratch must give the same answers.
+    compiled = compile_clock(_clock(*rules))
+    sun, moon, _ = _multisets(6)
+    sun, moon = sun[::7], moon[::7]
+    shared = np.zeros(len(sun), dtype=np.uint8)
+    kernel.decide_value_sets(sun, moon, compiled.positions, compiled.globals, shared, 4)
+    alone = np.zeros(len(sun), dtype=np.uint8)
+    values, colours = _kernel_rows(sun, moon)
+    hands = np.zeros((len(sun), 1), dtype=np.int64)
+    kernel.decide_many_serial(
+        values, colours, 12, hands, compiled.positions, compiled.globals, alone
+    )
+    assert np.array_equal(shared, alone)
+    assert alone.any()
+
+
+def _kernel_rows(
+    sun: np.ndarray[Any, Any], moon: np.ndarray[Any, Any]
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """Each value set's 12 cards as kernel arrays (value order, Sun before Moon)."""
+    slot_value = np.repeat(np.arange(1, 13), 2)
+    slot_colour = np.tile([0, 1], 12)
+    masks = np.where(slot_colour == 0, sun[:, None], moon[:, None])
+    present = (masks >> slot_value) & 1 == 1
+    slots = np.argsort(~present, axis=1, kind="stable")[:, :12]
+    return slot_value[slots], slot_colour[slots]
+
+
+def test_multiset_weights_count_every_value_set_of_each_split() -> None:
+    for suns in range(13):
+        weights = _multiset_weights(suns)
+        assert weights.sum() == math.comb(12, suns) * math.comb(12, 12 - suns)
+    assert (_multiset_weights(6) > 0).all()
+    assert (_multiset_weights(7) == 0).sum() == math.comb(12, 6)  # six doubled values
+
+
+def test_a_clock_seen_at_another_split_gives_the_same_exact_odds() -> None:
+    # Decisions per multiset are shared by every split of one clock: 6/6 after 7/5 decides
+    # only what 7/5 did not, and must agree with 6/6 decided from nothing (and the count
+    # pinned above).
+    forget_exact_odds()
+    fresh = odds(SEGMENT_SIX_ONE_CARD, SIX_SIX)
+    forget_exact_odds()
+    odds(SEGMENT_SIX_ONE_CARD, SEVEN_FIVE)
+    after = odds(SEGMENT_SIX_ONE_CARD, SIX_SIX)
+    assert after == fresh
+    assert after.odds == 138_518 / 853_776
+    # And a split with one Moon, from the decisions already made, against the plain model.
+    hits = sum(
+        _plain_passable(tuple(sorted((*suns, moon), reverse=True)))
+        for suns in combinations(range(1, 13), 11)
+        for moon in range(1, 13)
+    )
+    one_moon = odds(SEGMENT_SIX_ONE_CARD, parse_colours("SSSS/SSSS/SSSM"))
+    assert (one_moon.odds, one_moon.deals) == (hits / 144, 144)
