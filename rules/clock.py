@@ -80,6 +80,17 @@ class Clock:
         how the solver plays an untranscribed clock when asked to use the base rules only."""
         return replace(self, rules=(), transcribed=True)
 
+    def known_rules(self) -> Clock:
+        """This clock without the rules Timekeeper cannot judge (``described``: the table's
+        own words): what the solver plans with. Callers say which rules were left out
+        (``described_texts``) and that their odds are an upper bound."""
+        judged = tuple(rule for rule in self.rules if rule.judged)
+        return self if len(judged) == len(self.rules) else replace(self, rules=judged)
+
+    def described_texts(self, lang: str = "en") -> tuple[str, ...]:
+        """The words of the rules Timekeeper cannot judge, as the table typed them."""
+        return tuple(rule.describe(lang) for rule in self.rules if not rule.judged)
+
     @classmethod
     def from_json(cls, data: object) -> Clock:
         """Build from the public JSON object; RulesError (with ``field``) for any breach of the

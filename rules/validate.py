@@ -8,6 +8,9 @@ Choices documented for the API and the CLI:
   ``empty_segment``, and calling its 0 "decreasing" as well would only repeat it.
 - Placement rules (e.g. ``first_cards``) are checked when the layout knows its play order
   (move form); otherwise they are listed in ``unchecked`` and do not make the verdict fail.
+- A ``described`` rule (the table's own words for a rule Timekeeper does not know) is never
+  judged: it is listed in ``unchecked`` with its text ("check yourselves"), and
+  ``special_rules_known`` stays True: the table told us every rule of its clock.
 - For a clock not transcribed yet, its known rules and the three base rules are checked,
   ``special_rules_known`` is False and a note says so.
 """
@@ -23,6 +26,11 @@ from rules.verdict import Verdict, Violation
 
 __all__ = ["Verdict", "Violation", "passes", "reading_order", "validate"]
 
+_CHECK_YOURSELVES = {
+    "en": "Timekeeper does not know this rule; check it yourselves: {rule}",
+    "nl": "Timekeeper kent deze regel niet; controleer hem zelf: {rule}",
+    "ja": "Timekeeperはこのルールを知りません。自分たちで確認してください：{rule}",
+}
 _EMPTY = {
     "en": "Segment {segments} has no card; every segment needs at least one.",
     "nl": "Bij segment {segments} ligt geen kaart; elk segment heeft er minstens één nodig.",
@@ -150,6 +158,12 @@ def validate(clock: Clock, layout: Layout, lang: str = "en") -> Verdict:
     unchecked: list[Violation] = []
     resolution = Resolution(layout, clock.start, values)
     for rule in clock.rules:
+        if not rule.judged:
+            message = say(_CHECK_YOURSELVES, lang, rule=rule.describe(lang))
+            unchecked.append(
+                Violation(rule.kind, rule.first_segment(), message, rule.describe(lang))
+            )
+            continue
         if rule.restricts_placement and layout.moves is None:
             message = say(_NO_ORDER, lang, rule=rule.describe(lang))
             unchecked.append(Violation(rule.kind, rule.first_segment(), message))

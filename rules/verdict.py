@@ -17,15 +17,24 @@ class Violation:
 
     ``rule`` is ``empty_segment``, ``decreasing``, ``over_cap`` or a special rule's kind;
     ``segment`` the first segment concerned (None for rules of the whole clock);
-    ``message`` a sentence for the players in the verdict's language.
+    ``message`` a sentence for the players in the verdict's language;
+    ``text`` the table's own words of a ``described`` rule (never judged), else None.
     """
 
     rule: str
     segment: int | None
     message: str
+    text: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"rule": self.rule, "segment": self.segment, "message": self.message}
+        data: dict[str, Any] = {
+            "rule": self.rule,
+            "segment": self.segment,
+            "message": self.message,
+        }
+        if self.text is not None:
+            data["text"] = self.text
+        return data
 
 
 _PASSED = {"en": "Passed.", "nl": "Geslaagd.", "ja": "クリア。"}

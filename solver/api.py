@@ -102,9 +102,11 @@ class HintOut(serializers.ModelSerializer):
     result = serializers.SerializerMethodField(
         help_text="When done: {plan, pass_rate, interval, baseline_rate, odds, games, words, "
         "lines, details, words_all, partial, definition, slip_rate, pass_rate_with_slips, "
-        "interval_with_slips, alternatives}; the words speak to `names` in the caller's "
-        "language; `definition` {source, fingerprint, base_rules, words} says which rules the "
-        "hint played by.",
+        "interval_with_slips, alternatives, ignored_rules, odds_upper_bound}; "
+        "`ignored_rules` are the words of the rules the plan does not know (kind "
+        "'described'); with any, `odds_upper_bound` is true: the rates and odds are at most "
+        "those. The words speak to `names` in the caller's language; `definition` {source, "
+        "fingerprint, base_rules, words} says which rules the hint played by.",
     )
 
     class Meta:

@@ -31,7 +31,7 @@ from ops.heartbeat import live_nodes, silent_after
 from rules.errors import RulesError
 from solver.core.search import HintResult, Stage, recommend
 from solver.models import ACTIVE_STATUSES, HintRequest
-from solver.results import result_json
+from solver.results import result_json, with_ignored_rules
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +196,7 @@ def run(hint_id: int, task_id: str, redelivered: bool = False, node: str = "") -
     try:
         clock, seats = hint.clock(), hint.seats()
         result = recommend(
-            clock,
+            clock.known_rules(),  # the table's own words (``described``) are not planned for
             seats,
             hint.face_up,
             seed=hint.seed,
@@ -227,7 +227,7 @@ def run(hint_id: int, task_id: str, redelivered: bool = False, node: str = "") -
         log.exception("Hint %s crashed", hint_id)
         _fail(mine, Failure.CRASHED, f"{type(error).__name__}: {error}")
         return
-    data = result_json(result, hint.lang)
+    data = with_ignored_rules(result_json(result, hint.lang), clock, hint.lang)
 
     def store() -> int:
         now = timezone.now()

@@ -273,8 +273,11 @@ class HintRequest(models.Model):
         if not self.result:
             return self.result
         speech = self.speech(lang)
+        ignored = self._ignored_rules(lang)
         data = {
             **self.result,
+            "ignored_rules": ignored,
+            "odds_upper_bound": bool(ignored),
             "words": speech.said(),
             "words_all": {code: self.words(code) for code in LANGUAGES},
             **speech.to_json(),
@@ -296,6 +299,13 @@ class HintRequest(models.Model):
                 for other in self.result["alternatives"]
             ]
         return data
+
+    def _ignored_rules(self, lang: str) -> list[str]:
+        """The words of the clock's rules the plan does not know (``described``)."""
+        try:
+            return list(self.clock().described_texts(lang))
+        except (RulesError, ValueError, TypeError):
+            return list(self.result.get("ignored_rules", [])) if self.result else []
 
     def targets(self) -> list[float]:
         if not self.result:

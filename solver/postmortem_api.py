@@ -55,6 +55,11 @@ POSTMORTEM = inline_serializer(
         "special_rules_known": serializers.BooleanField(
             help_text="False for a clock not transcribed yet: only its known rules were used."
         ),
+        "unchecked": serializers.ListField(
+            child=serializers.CharField(),
+            help_text="The words of the rules Timekeeper cannot judge (kind 'described'): "
+            "winnable as far as the known rules go.",
+        ),
     },
 )
 

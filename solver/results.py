@@ -7,6 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from rules.clock import Clock
 from solver.core.search import HintResult
 
 
@@ -17,6 +18,14 @@ def result_json(result: HintResult, lang: str) -> dict[str, Any]:
     data["words_all"] = dict(result.words)
     data["partial"] = result.partial
     return data
+
+
+def with_ignored_rules(data: dict[str, Any], clock: Clock, lang: str) -> dict[str, Any]:
+    """``data`` (a result planned with ``clock.known_rules()``) with ``ignored_rules``, the
+    words of the rules the plan does not know, and ``odds_upper_bound``: with such a rule
+    the true odds can only be lower than those measured without it."""
+    ignored = list(clock.described_texts(lang))
+    return {**data, "ignored_rules": ignored, "odds_upper_bound": bool(ignored)}
 
 
 def in_language(result: dict[str, Any], lang: str) -> dict[str, Any]:

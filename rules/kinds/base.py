@@ -36,6 +36,17 @@ ColourLetter = Literal["S", "M"]
 
 
 @dataclass(frozen=True, slots=True)
+class Length:
+    """Metadata for a str parameter: how many characters it may have (after trimming)."""
+
+    low: int
+    high: int
+
+
+Text = Annotated[str, Length(1, 200)]
+
+
+@dataclass(frozen=True, slots=True)
 class Resolution:
     """What a rule sees at resolution. ``values`` are the sums read from the start segment;
     ``layout.sums`` the same sums in segment order."""
@@ -65,6 +76,7 @@ class RuleClass:
     kind: ClassVar[str] = ""
     icon: ClassVar[str] = "rule"  # id of the SVG symbol; the label goes inside it
     restricts_placement: ClassVar[bool] = False  # needs the play order to be checked
+    judged: ClassVar[bool] = True  # False: Timekeeper cannot check it (``described``)
     wording: ClassVar[Wording]  # describe(): the rule as the Rules Sheet would say it
     broken: ClassVar[Wording]  # explain(): how the rule is broken (kinds that word it so)
 
@@ -232,7 +244,10 @@ def _describe_type(hint: Any) -> str:
     if optional:
         (hint,) = (arg for arg in get_args(hint) if arg is not type(None))
     origin = get_origin(hint)
-    if origin is Annotated:
+    if origin is Annotated and isinstance(get_args(hint)[1], Length):
+        length = get_args(hint)[1]
+        text = f"text of {length.low}–{length.high} characters"
+    elif origin is Annotated:
         bounds = get_args(hint)[1]
         text = f"{bounds.noun} {bounds.low}–{bounds.high}"
     elif origin is Literal:
@@ -258,7 +273,9 @@ def _check_value(name: str, hint: Any, value: Any) -> None:
             return
         (hint,) = (arg for arg in get_args(hint) if arg is not type(None))
     origin = get_origin(hint)
-    if origin is Annotated:
+    if origin is Annotated and isinstance(get_args(hint)[1], Length):
+        _check_text(name, get_args(hint)[1], value)
+    elif origin is Annotated:
         base, bounds = get_args(hint)
         _check_int(name, bounds, value)
     elif origin is Literal:
@@ -296,6 +313,16 @@ def _check_int(name: str, bounds: Bounds, value: Any) -> None:
             low=bounds.low,
             high=bounds.high,
             value=value,
+        )
+
+
+def _check_text(name: str, length: Length, value: Any) -> None:
+    if not isinstance(value, str):
+        raise RulesError.from_wording(_TEXT, name, name=name, value=value)
+    count = len(value.strip())
+    if not length.low <= count <= length.high:
+        raise RulesError.from_wording(
+            _TEXT_LENGTH, name, name=name, low=length.low, high=length.high, count=count
         )
 
 
@@ -341,6 +368,16 @@ _RANGE = {
     "nl": "De parameter {name!r} ({noun}) moet van {low} tot en met {high} zijn, niet {value}.",
     "ja": "パラメータ「{name}」（{noun}）は{low}から{high}まででなければなりません"
     "（{value}ではありません）。",
+}
+_TEXT = {
+    "en": "The parameter {name!r} must be text, not {value!r}.",
+    "nl": "De parameter {name!r} moet tekst zijn, niet {value!r}.",
+    "ja": "パラメータ「{name}」は文字列でなければなりません（{value!r}ではありません）。",
+}
+_TEXT_LENGTH = {
+    "en": "The parameter {name!r} must have {low} to {high} characters, not {count}.",
+    "nl": "De parameter {name!r} moet {low} tot en met {high} tekens hebben, niet {count}.",
+    "ja": "パラメータ「{name}」は{low}から{high}文字まででなければなりません（{count}文字です）。",
 }
 _NOT_A_RULE = {
     "en": "A rule is a JSON object with a 'kind', not {data!r}.",

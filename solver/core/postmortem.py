@@ -97,6 +97,11 @@ _UNKNOWN_RULES = {
     "分かっているルールだけを使いました。",
 }
 
+_KNOWN_RULES_ONLY = {
+    "en": "As far as the rules Timekeeper knows go; check yourselves: {text}",
+    "nl": "Voor zover de regels die Timekeeper kent reiken; controleer zelf: {text}",
+    "ja": "Timekeeperが知っているルールの範囲での答えです。自分たちで確認してください：{text}",
+}
 _LAYOUT_TEXT = {
     "en": "'layout' is text, like S3 | M5 | ...",
     "nl": "'layout' is tekst, zoals S3 | M5 | ...",
@@ -117,6 +122,7 @@ class Postmortem:
     placement_checked: bool
     special_rules_known: bool = True
     clock_name: str = ""
+    unchecked: tuple[str, ...] = ()  # the words of rules Timekeeper cannot judge (described)
 
     @property
     def witness_text(self) -> str | None:
@@ -135,6 +141,7 @@ class Postmortem:
             "witness": self.witness_text,
             "placement_checked": self.placement_checked,
             "special_rules_known": self.special_rules_known,
+            "unchecked": list(self.unchecked),
         }
 
     def summary(self, lang: str = "en") -> str:
@@ -149,6 +156,7 @@ class Postmortem:
             lines.append(say(_LAYOUT_RULES_ONLY, lang))
         if not self.special_rules_known:
             lines.append(say(_UNKNOWN_RULES, lang, clock=self.clock_name))
+        lines.extend(say(_KNOWN_RULES_ONLY, lang, text=text) for text in self.unchecked)
         return "\n".join(lines)
 
 
@@ -186,7 +194,7 @@ def postmortem(clock: Clock, layout: Layout, players: int | None = None) -> Post
     opener, chosen = _decide(values, colours, hands, positions, compiled.globals)
     known = clock.transcribed
     if opener < 0:
-        return Postmortem(False, None, ordered, known, clock.name)
+        return Postmortem(False, None, ordered, known, clock.name, clock.described_texts())
     segment_of: dict[int, int] = {}
     for k in range(SEGMENTS):
         segment = int(compiled.positions[SEGMENT, k])
@@ -201,7 +209,7 @@ def postmortem(clock: Clock, layout: Layout, players: int | None = None) -> Post
     else:
         order = _play_order(segment_of, hands, seats, opener, first_a, first_b, compiled)
         witness = Layout.from_moves(Move(cards[i], segment_of[i]) for i in order)
-    return Postmortem(True, witness, ordered, known, clock.name)
+    return Postmortem(True, witness, ordered, known, clock.name, clock.described_texts())
 
 
 def postmortem_of_text(clock: Clock, layout_text: object, players: int | None = None) -> Postmortem:
@@ -218,7 +226,7 @@ def postmortem_of_text(clock: Clock, layout_text: object, players: int | None = 
 def _definition_key(clock: Clock, keep_placement: bool) -> str:
     """The clock's definition as the oracle should read it, as a hashable text: every rule
     known of it, without the placement rules when the play order is unknown."""
-    data = clock.to_json()
+    data = clock.known_rules().to_json()  # the table's own words (described) are not judged
     data["transcribed"] = True  # judge an untranscribed clock by the rules known of it
     if not keep_placement:
         data["rules"] = [rule for rule in data["rules"] if rule["kind"] not in PLACEMENT_KINDS]

@@ -59,6 +59,12 @@ _T: dict[str, dict[str, str]] = {
         "nl": "{who} nemen segment {s}.",
         "ja": "区画{s}は{who}が担当。",
     },
+    # After the lines: a rule in the table's own words that the plan does not know.
+    "described": {
+        "en": "This plan does not know the rule \u201c{text}\u201d: adjust it yourselves.",
+        "nl": "Dit plan kent de regel \u201c{text}\u201d niet: pas het zelf aan.",
+        "ja": "このプランはルール「{text}」を知りません。自分たちで調整してください。",
+    },
     # Line 3: how many cards may go face up, and when.
     "face_up": {
         "en": "We may play {n} face up: any card {k} or more away from our guess.",
@@ -145,8 +151,9 @@ _T: dict[str, dict[str, str]] = {
 
 @dataclass(frozen=True)
 class Speech:
-    """A plan as the table says it: ``lines``, at most three short lines said aloud (the
-    targets; who opens and who alone covers a segment; face-up cards), and ``details``, the
+    """A plan as the table says it: ``lines``, three short lines said aloud (the targets;
+    who opens and who alone covers a segment; face-up cards) and one more for each rule the
+    plan does not know (``described``: the table's own words), and ``details``, the
     fine print behind "Why / details", one plain sentence each."""
 
     lines: tuple[str, ...]
@@ -224,8 +231,12 @@ def plan_speech(
 
     # Every other special rule in the rule kind's own words (so new kinds need nothing here);
     # a colour rule with an owner was said with its owner already.
+    unknown: list[str] = []
     for special in clock.rules:
         params = special.to_json()
+        if not special.judged:  # the table's own words: said aloud, as the plan ignores it
+            unknown.append(say("described", lang, text=special.describe(lang)))
+            continue
         if params.get("kind") == "colours" and int(params["segment"]) in plan.owners:
             continue
         details.append(special.describe(lang))
@@ -246,7 +257,7 @@ def plan_speech(
         details.append(say("open", lang))
     if face_up > 0:
         details.append(say("face_up_why", lang))
-    lines = (_join(first, lang), _join(second, lang), third)
+    lines = (_join(first, lang), _join(second, lang), third, *unknown)
     return Speech(lines, tuple(details), lang)
 
 

@@ -54,6 +54,7 @@ def test_a_failure_with_a_layout_stores_whether_its_cards_could_pass(
         "witness": None,
         "placement_checked": False,
         "special_rules_known": True,
+        "unchecked": [],
     }
 
 

@@ -47,6 +47,7 @@ REQUIRED = {
     "forbidden_values",
     "equal_neighbours",
     "strictly_rising",
+    "described",
 }
 
 SAMPLES: list[dict[str, Any]] = [
@@ -61,6 +62,8 @@ SAMPLES: list[dict[str, Any]] = [
     {"kind": "forbidden_values", "segment": 2, "values": [7, 8]},
     {"kind": "equal_neighbours", "segments": [6, 1]},
     {"kind": "strictly_rising"},
+    {"kind": "described", "text": "The segment nearest to 10 wins"},
+    {"kind": "described", "text": "区画3は7に最も近い", "segment": 3},
 ]
 
 
@@ -149,6 +152,12 @@ def test_check_accepts_a_layout_and_a_start_segment() -> None:
         ({"kind": "equal_neighbours", "segments": [1, 3]}, "not neighbours", "segments"),
         ({"kind": "equal_neighbours", "segments": [2, 2]}, "not neighbours", "segments"),
         ({"kind": "strictly_rising", "segment": 1}, "no parameter 'segment'", "segment"),
+        ({"kind": "described", "text": ""}, "1 to 200 characters, not 0", "text"),
+        ({"kind": "described", "text": "   "}, "1 to 200 characters, not 0", "text"),
+        ({"kind": "described", "text": "x" * 201}, "not 201", "text"),
+        ({"kind": "described", "text": 7}, "must be text", "text"),
+        ({"kind": "described", "text": "ok", "segment": 7}, "Segment 7", "segment"),
+        ({"kind": "described", "segment": 2}, "needs the parameter 'text'", "text"),
     ],
 )
 def test_bad_parameters_are_refused_with_a_reason(

@@ -42,7 +42,9 @@ def test_hint_json_has_the_public_keys() -> None:
     assert set(data) == {
         "plan", "pass_rate", "interval", "baseline_rate", "odds", "games", "words", "lines",
         "details", "slip_rate", "pass_rate_with_slips", "interval_with_slips", "alternatives",
+        "ignored_rules", "odds_upper_bound",
     }  # fmt: skip
+    assert (data["ignored_rules"], data["odds_upper_bound"]) == ([], False)
     assert len(data["lines"]) == 3 and data["words"] == " ".join(data["lines"])
     assert data["plan"]["owners"] == {"1": [1]}
     assert data["words"].startswith("Aim for about")
@@ -169,3 +171,12 @@ def test_bad_input_is_one_stderr_line_and_exit_2_without_a_traceback(tmp_path: P
     assert done.stderr.strip().count("\n") == 0
     assert "--slips must be from 0 to 0.5, not 0.7" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_hint_names_a_described_rule_it_leaves_out(tmp_path: Path) -> None:
+    clock = tmp_path / "clock.json"
+    words = "Nearest to ten wins"
+    clock.write_text(json.dumps({"id": "4-2", "rules": [{"kind": "described", "text": words}]}))
+    data = json.loads(_run("hint", "--clock-file", str(clock), "--colours", COLOURS, "--json"))
+    assert (data["ignored_rules"], data["odds_upper_bound"]) == ([words], True)
+    assert any(words in line for line in data["lines"])

@@ -23,7 +23,24 @@ def _odds(*args: str) -> str:
 
 def test_json_gives_exact_odds_over_every_value_set() -> None:
     data = json.loads(_odds("1-1", "--colours", "SSMM+SM/SMMM+SS", "--json"))
-    assert data == {"odds": 1.0, "exact": True, "deals": 853_776, "interval": [1.0, 1.0]}
+    assert data == {
+        "odds": 1.0,
+        "exact": True,
+        "deals": 853_776,
+        "interval": [1.0, 1.0],
+        "ignored_rules": [],
+        "odds_upper_bound": False,
+    }
+
+
+def test_a_described_rule_makes_the_odds_an_upper_bound(tmp_path: Path) -> None:
+    clock = tmp_path / "clock.json"
+    words = "Nearest to ten wins"
+    rules = [{"kind": "described", "text": words, "segment": 2}]
+    clock.write_text(json.dumps({"id": "4-2", "rules": rules}))
+    data = json.loads(_odds("--clock-file", str(clock), "--colours", "SSMM+SM/SMMM+SS", "--json"))
+    assert data["exact"] is True
+    assert (data["ignored_rules"], data["odds_upper_bound"]) == ([f"Segment 2: {words}"], True)
 
 
 def test_samples_give_an_estimate_with_an_interval(tmp_path: Path) -> None:

@@ -152,6 +152,7 @@ def test_a_deal_that_cannot_be_won_is_not_winnable() -> None:
             "witness": None,
             "placement_checked": layout.moves is not None,
             "special_rules_known": True,
+            "unchecked": [],
         }
         assert "Not winnable" in answer.summary()
     # The same cards on a clock without that rule are winnable.

@@ -61,6 +61,7 @@ def test_cards_that_cannot_pass_are_not_winnable(client: APIClient) -> None:
         "witness": None,
         "placement_checked": False,
         "special_rules_known": True,
+        "unchecked": [],
     }
 
 

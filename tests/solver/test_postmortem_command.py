@@ -53,6 +53,7 @@ def test_hopeless_cards_exit_1_without_a_witness() -> None:
         "witness": None,
         "placement_checked": False,
         "special_rules_known": True,
+        "unchecked": [],
     }
     status, text = run("postmortem", "1-1", HOPELESS, "--lang", "nl")
     assert status == 1 and "Niet winbaar" in text

@@ -25,6 +25,7 @@ from solver.core.words import plan_speech
 from solver.errors import HintError
 from solver.inputs import parse_names
 from solver.management import add_slips_argument, add_table_arguments, slip_rate_argument
+from solver.results import with_ignored_rules
 
 
 class Command(BaseCommand):
@@ -69,7 +70,7 @@ class Command(BaseCommand):
                     names = parse_names(options["names"].split(","), seats.players)
             slip_rate = slip_rate_argument(options["slips"])
             hint = recommend(
-                clock,
+                clock.known_rules(),
                 seats,
                 face_up,
                 seed=options["seed"],
@@ -84,7 +85,7 @@ class Command(BaseCommand):
         except ValueError as error:
             raise CommandError(str(error), returncode=2) from None
 
-        data = hint.to_json(options["lang"])
+        data = with_ignored_rules(hint.to_json(options["lang"]), clock, options["lang"])
         speech = plan_speech(hint.plan, clock, seats, face_up, options["lang"], names or None)
         data.update(speech.to_json())
         if options["json"]:
@@ -106,6 +107,8 @@ class Command(BaseCommand):
             f"decisions; baseline plan {data['baseline_rate']:.3f}; odds with every card "
             f"visible {odds}."
         )
+        for text in data["ignored_rules"]:
+            self.stdout.write(f"An upper bound: the plan and the odds leave out the rule {text!r}.")
         self.stdout.write(f"Plan: {json.dumps(data['plan'])}")
         for other in data["alternatives"]:
             self.stdout.write(

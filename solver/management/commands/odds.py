@@ -49,7 +49,8 @@ class Command(BaseCommand):
             seats = parse_colours(options["colours"])
         except RulesError as error:
             raise CommandError(error.message, returncode=2) from None
-        definition: Any = clock
+        definition: Any = clock.known_rules()  # the table's own words are not judged
+        ignored = clock.described_texts()
         if not clock.transcribed:
             if not options["base_rules"]:
                 source = (
@@ -71,7 +72,9 @@ class Command(BaseCommand):
             raise CommandError(str(error), returncode=2) from None
 
         if options["json"]:
-            self.stdout.write(json.dumps(result.to_json()))
+            data = result.to_json()
+            data.update(ignored_rules=list(ignored), odds_upper_bound=bool(ignored))
+            self.stdout.write(json.dumps(data, ensure_ascii=False))
             return
         how = (
             f"exact, over all {result.deals:,} value sets"
@@ -87,3 +90,5 @@ class Command(BaseCommand):
             f"Odds {result.odds:.4f} that the cards at {seats.format()} can pass clock "
             f"{clock.name} with every card visible ({how})."
         )
+        for text in ignored:
+            self.stdout.write(f"At most that: the odds leave out the rule {text!r}.")
