@@ -33,7 +33,13 @@ def test_winnable_cards_exit_0_with_a_witness_that_check_layout_accepts() -> Non
     status, out = run("postmortem", "1-1", LOST, "--json")
     assert status == 0
     data = json.loads(out)
-    assert set(data) == {"winnable", "witness", "placement_checked", "special_rules_known"}
+    assert set(data) == {
+        "winnable",
+        "witness",
+        "placement_checked",
+        "special_rules_known",
+        "unchecked",
+    }
     assert data["winnable"] is True and data["placement_checked"] is False
     assert "|" in data["witness"]
     checked, verdict = run("check_layout", "1-1", data["witness"], "--json")

@@ -3,7 +3,8 @@
 
 Was it winnable? Could the 12 cards of LAYOUT have passed the clock, if everyone had seen
 every card; and one arrangement that would have passed (``solver.core.postmortem``).
-``--json`` prints ``{"winnable", "witness", "placement_checked", "special_rules_known"}``.
+``--json`` prints ``{"winnable", "witness", "placement_checked", "special_rules_known",
+"unchecked"}``.
 A layout in segment form is judged by the layout rules only; in move form by the placement
 rules too, and with ``--players`` the order also says who held which card.
 
