@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint format messages clean bench lock
+.PHONY: install run test lint format messages clean bench load lock
 
 MO := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 
@@ -54,6 +54,11 @@ bench: install
 	@if [[ "$$DATABASE_URL" == postgres* && "$$CELERY_BROKER_URL" == redis* ]]; then \
 	  $(BIN)/python scripts/topology.py; \
 	else echo "topology: skipped (needs DATABASE_URL on PostgreSQL, CELERY_BROKER_URL on Redis)"; fi
+
+# An evening peak (locust) against the production topology on PostgreSQL + Redis; see
+# scripts/load.py. LOAD_ARGS="--tables 80 --duration 120" or "--steps 25,50,100" (capacity).
+load: install
+	nice -n 10 $(BIN)/python scripts/load.py $(LOAD_ARGS)
 
 # Re-pin every dependency (needs network): the full lock for .venv, the production lock for images.
 lock: install
