@@ -111,16 +111,16 @@ def _prepare(tables: int) -> dict[str, Any]:
     from django.test import Client
     from rest_framework.authtoken.models import Token
 
-    from campaigns import services
+    from campaigns.groups.services import add_member, create_group
 
     _clean()
     out = []
     for t in range(tables):
         phones = []
         users = [User.objects.create_user(f"{PREFIX}{t}-{p}") for p in range(PHONES_PER_TABLE)]
-        group = services.create_group(users[0], f"{PREFIX}{t}", ["Ann", "Ben", "Cleo"])
+        group = create_group(users[0], f"{PREFIX}{t}", ["Ann", "Ben", "Cleo"])
         for user in users[1:]:
-            services.add_member(group, user.username, "member")
+            add_member(group, user.username, "member")
         for user in users:
             client = Client()
             client.force_login(user)
