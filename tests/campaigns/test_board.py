@@ -26,8 +26,19 @@ def test_a_clock_shows_its_state_and_attempts(group: Group, campaign: Campaign, 
     play(campaign, "failed")
     with translation.override("en"):
         svg = chapter_map(campaign_state(campaign), group.pk)
-    assert f'<a href="/groups/{group.pk}/clocks/1-1/" class="map-clock retrying">' in svg
-    assert "<title>1-1: failed, being retried (1)</title>" in svg
+    name = "1-1: failed, being retried (1)"
+    assert (
+        f'<a href="/groups/{group.pk}/clocks/1-1/" class="map-clock retrying" aria-label="{name}">'
+        in svg
+    )
+    assert f"<title>{name}</title>" in svg
+
+
+def test_the_map_is_a_group_of_links_not_an_image(group: Group, campaign: Campaign) -> None:
+    """Links inside role="img" are hidden from screen readers (axe: nested-interactive)."""
+    svg = chapter_map(campaign_state(campaign), group.pk)
+    assert svg.startswith('<svg class="chapter-map"') and 'role="group"' in svg.split(">")[0]
+    assert len(re.findall(r'<a href="[^"]+" class="map-clock [a-z-]+" aria-label="\d', svg)) == 40
 
 
 @pytest.mark.parametrize("language", ["nl", "ja"])
