@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import date
+from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -194,3 +195,69 @@ def test_a_group_that_does_not_share_is_told_where_to_change_it(
     body = as_role("viewer").get(page(played)).content.decode()
     assert "does not share its statistics with other tables" in body
     assert f'href="/groups/{played.pk}/settings/#sharing"' in body
+
+
+# Attributes of an SVG element that hold numbers (a number, a list of them, or "x,y" pairs).
+GEOMETRY = {"x", "y", "x1", "x2", "y1", "y2", "cx", "cy", "r", "rx", "dy", "width", "height"}
+LISTS = {"viewbox", "points"}
+
+
+class _Geometry(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0
+        self.values: list[tuple[str, str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "svg":
+            self.depth += 1
+        if self.depth:
+            self.values += [(tag, name, value or "") for name, value in attrs]
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.depth:
+            self.values += [(tag, name, value or "") for name, value in attrs]
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "svg":
+            self.depth -= 1
+
+
+def _not_numbers(html: str) -> list[str]:
+    parser = _Geometry()
+    parser.feed(html)
+    wrong = []
+    for tag, name, value in parser.values:
+        if name in GEOMETRY:
+            numbers = [value]
+        elif name in LISTS:
+            # points="x,y x,y": the comma separates a pair, so each pair has exactly one
+            numbers = [n for pair in value.split() for n in pair.split(",")]
+            if name == "points" and any(pair.count(",") != 1 for pair in value.split()):
+                wrong.append(f"<{tag} {name}={value!r}>")
+                continue
+        else:
+            continue
+        try:
+            [float(number) for number in numbers]
+        except ValueError:
+            wrong.append(f"<{tag} {name}={value!r}>")
+    return wrong
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "ja"])
+def test_every_chart_keeps_its_numbers_as_numbers_in_every_language(
+    alice: User, login: Callable[[User], Client], language: str
+) -> None:
+    """SVG reads "15.8", never the Dutch "15,8": a comma there hides a bar or a whisker."""
+    demo.seed(1, 300, seed=7)
+    group = Group.objects.get(name__startswith="Demo table")
+    Membership.objects.create(group=group, user=alice, role=Membership.Role.MEMBER)
+    refresh_community()
+    client = login(alice)
+    client.cookies["django_language"] = language
+    html = client.get(page(group), {"campaign": "all"}).content.decode()
+    charts = ("stats-heat", "stats-progress", "stats-tokens", "reliability", "bar-cell")
+    assert all(f'class="chart {c}"' in html or f'class="{c}"' in html for c in charts)
+    assert _not_numbers(html) == []
+    assert re.search(r'x1="\d+\.\d+"', html), "a whisker with a decimal is drawn"

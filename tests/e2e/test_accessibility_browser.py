@@ -5,8 +5,10 @@ the element.
 
 Each page is loaded once per language; the four looks (two widths, two colour schemes) are
 audited on the same load by resizing and emulating ``prefers-color-scheme``, so the audit
-stays within a few minutes on a small machine. What axe cannot judge (keyboard order, live
-announcements, reduced motion, touch targets) is tested in test_keyboard_browser.py."""
+stays within a few minutes on a small machine. Any error in the browser's console (an SVG
+number it cannot read, a refused script) fails it too. What axe cannot judge (keyboard
+order, live announcements, reduced motion, touch targets) is tested in
+test_keyboard_browser.py."""
 
 from __future__ import annotations
 
@@ -124,6 +126,7 @@ def test_every_member_page_passes_axe(
     client.force_login(alice)
     session = client.cookies[settings.SESSION_COOKIE_NAME].value
     violations: list[str] = []
+    errors: list[str] = []  # in the console: a chart the browser could not draw, a refusal
     for lang in LANGUAGES:
         context = browser.new_context(viewport=PHONE)
         context.add_cookies(
@@ -136,6 +139,14 @@ def test_every_member_page_passes_axe(
             ]
         )
         page = context.new_page()
+        page.on(
+            "console",
+            lambda message, lang=lang, page=page: (
+                errors.append(f"{lang} {page.url}: {message.text}")
+                if message.type == "error"
+                else None
+            ),
+        )
         try:
             for path in pages:
                 page.set_viewport_size(PHONE)
@@ -149,3 +160,4 @@ def test_every_member_page_passes_axe(
         finally:
             context.close()
     assert not violations, f"{len(violations)} axe violations:\n" + "\n".join(violations)
+    assert errors == []

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db.models import Count
 
@@ -60,3 +61,35 @@ def test_the_statistics_page_on_a_phone_and_a_desktop(
         page.set_viewport_size({"width": 1280, "height": 900})
         screenshot(page, f"statistics-desktop-1280x900-{scheme}")
         context.close()
+
+
+def test_every_chart_draws_without_an_error_in_every_language(
+    browser: Any, live_server: Any, demo_table: Group
+) -> None:
+    """A Dutch decimal comma in an SVG attribute is a console error ("Expected length") and
+    a bar or whisker that is not drawn."""
+    url = f"{live_server.url}/groups/{demo_table.pk}/statistics/?campaign=all"
+    errors: list[str] = []
+    for lang in ("en", "nl", "ja"):
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        page.on(
+            "console",
+            lambda message, lang=lang: (
+                errors.append(f"{lang}: {message.text}") if message.type == "error" else None
+            ),
+        )
+        _log_in(page, live_server.url)
+        context.add_cookies(
+            [{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live_server.url}]
+        )
+        page.goto(url)
+        assert page.locator("html").get_attribute("lang") == lang
+        assert page.locator("svg.bar-cell line.whisker").count() > 0
+        # every whisker is drawn: a line the browser could not read has no width
+        widths = page.eval_on_selector_all(
+            "svg.bar-cell line.whisker", "lines => lines.map(l => l.x1.baseVal.value)"
+        )
+        assert any(width > 0 for width in widths)
+        context.close()
+    assert errors == []
