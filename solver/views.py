@@ -298,6 +298,9 @@ def hint_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     """My hints, newest first (those I asked; group members see a group's hints on the hint)."""
     rows = HintRequest.objects.filter(user=request.user.pk).select_related("group")
     page = Paginator(rows, 25).get_page(request.GET.get("page"))
+    for hint in page:
+        # a percentage, as on every other page ("61%", not "0.61")
+        hint.rate_shown = _pct((hint.result or {}).get("pass_rate"))  # type: ignore[attr-defined]
     return render(request, "solver/hint_list.html", {"page": page})
 
 

@@ -243,6 +243,7 @@ def test_the_page_upload_shows_progress_then_the_group(
     page = client.get(f"/imports/{job.pk}/").content.decode()
     assert "0 of 7 attempts and skips are in (0%)." in page
     assert 'hx-trigger="every 2s"' in page
+    assert "next in line" in page and "Waiting for the worker" not in page
     imports.run(job.pk)
     job.refresh_from_db()
     polled = client.get(f"/imports/{job.pk}/", headers={"HX-Request": "true"})

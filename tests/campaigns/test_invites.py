@@ -5,7 +5,7 @@ cannot come back with the link they had."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -71,6 +71,16 @@ def test_the_members_page_offers_a_new_link_and_says_until_when(
     html = as_role("owner").get(f"/groups/{group.pk}/members/").content.decode()
     assert f'action="/groups/{group.pk}/members/invite/"' in html
     assert 'name="days"' in html and "Open until" in html
+
+
+def test_a_time_in_the_afternoon_ends_the_sentence_once(group: Group, as_role: AsRole) -> None:
+    """ "Open until Dec. 9, 2026, 3 p.m." and no second period after "p.m."."""
+    group.invite_expires = datetime(2026, 12, 9, 15, 0, tzinfo=UTC)
+    group.save(update_fields=["invite_expires"])
+    client = as_role("owner")
+    client.cookies["django_language"] = "en"
+    html = client.get(f"/groups/{group.pk}/members/").content.decode()
+    assert "p.m." in html and "p.m.." not in html
 
 
 def test_an_expired_link_no_longer_joins(group: Group, as_role: AsRole, charlie: User) -> None:

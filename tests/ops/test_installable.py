@@ -101,6 +101,13 @@ def test_the_offline_page_says_so_in_every_language(client: Client, lang: str) -
     assert expected in r.content.decode()
 
 
+def test_the_offline_page_says_taps_wait_and_will_be_sent(client: Client) -> None:
+    """The outbox keeps a result tapped offline: the page must not say nothing was recorded."""
+    html = client.get("/offline/", headers={"accept-language": "en"}).content.decode()
+    assert "Nothing was sent" not in html
+    assert "kept on this phone" in html and "will be sent" in html
+
+
 @pytest.mark.parametrize("url", ["/manifest.webmanifest", "/sw.js", "/offline/"])
 def test_they_are_public_and_refuse_writes(client: Client, url: str) -> None:
     assert client.get(url).status_code == 200

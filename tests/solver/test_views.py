@@ -396,6 +396,14 @@ def test_my_hints_lists_only_mine(login: Callable[[User], Client], alice: User, 
     assert [h.pk for h in response.context["page"].object_list] == [mine.pk]
 
 
+def test_my_hints_shows_the_pass_rate_as_a_percentage(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    finish(make_hint(alice))
+    html = login(alice).get("/hints/").content.decode()
+    assert "pass rate 61%" in html and "0.61" not in html
+
+
 # --- what if -----------------------------------------------------------------------------------
 
 
