@@ -114,3 +114,12 @@ def test_the_token_page_needs_log_in() -> None:
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
     assert Client().post("/accounts/token/", {"create": "1"}).status_code == 302
     assert not Token.objects.exists()
+
+
+def test_every_signed_in_page_links_the_token_page(alice: User) -> None:
+    """Not only the password page: the account links of the top bar lead to it too."""
+    client = Client()
+    client.force_login(alice)
+    html = client.get("/").content.decode()
+    nav = html[html.index('<nav class="topnav"') : html.index("</nav>")]
+    assert 'href="/accounts/token/"' in nav
