@@ -324,6 +324,8 @@ def recommend(
     names in seating order, for the words. ``slip_rate`` (0 to 0.5) is the chance that a
     decision slips (``agents.slip_of``); at 0 the search selects on the clean rate.
     Deterministic under ``seed``.
+
+    The phases: :func:`_race`, :func:`_climb`, :func:`_choose` and :func:`_fresh_deals`.
     """
     if not clock.transcribed:
         if not base_rules:
@@ -337,41 +339,102 @@ def recommend(
         raise ValueError(f"face_up must be 0..{seats.most_face_up}, not {face_up}")
     if effort <= 0:
         raise ValueError("effort must be positive")
-    slip_rate = check_slip_rate(slip_rate)
-    slipping = slip_rate > 0
+    run = _Run(clock, seats, face_up, effort, progress, compute_odds, names, slip_rate)
+    run.tell(Stage("search"), 0)
 
-    report = progress or (lambda percent, stage, best: None)
-    players = seats.players
-    baseline = baseline_plan(clock, seats, face_up)
-    compiled = rules_for(clock, seats, baseline).compiled_ok
-    schedule = _schedule(effort, compiled)
-    twice = 2 if slipping else 1  # plans measured clean and with slips
-    last_games = schedule.rounds[-1][1]
-    total = sum((n + 1 + (twice - 1) * 2) * g for n, g, _ in schedule.rounds)
-    total += (players + (twice - 1) * (2 + players)) * last_games
-    total += (schedule.climb[0] + 1) * schedule.climb[1]
-    total += _CHOICES * twice * schedule.climb[1]
-    total += (3 * twice + twice) * schedule.final_games
-    top = 100 - ODDS_SHARE if compute_odds else 99
-    # The bar: ``done`` games of ``total`` map linearly onto ``start``..``top`` percent, from
-    # the game count ``offset`` on. Once the rest of the work is known exactly, ``rest``
-    # re-aims the same line from where the bar is, so it neither jumps nor stalls.
-    meter = {"done": 0, "shown": 0, "total": total, "offset": 0, "start": 0}
-    best: HintResult | None = None
+    rng = np.random.default_rng(_seed_for(seed, _BREED))
+    # The "H" plan (``plans.h_plan``) is a strong prior: most of the first field are variations
+    # of it, a third are wild guesses in case this clock wants something else.
+    prior = _PRIORS.get(seats.players, _h_genes())
+    pool, clean_field = _race(run, rng, seed, prior)
+    leader, climb_deals = _climb(run, rng, seed, pool[0])
+    measured, roles = _choose(run, leader, clean_field, prior, climb_deals)
+    chosen, alternatives, baseline_rate = _fresh_deals(run, seed, measured, roles)
+    run.tell(Stage("odds"), run.top)
+    odds = (
+        _odds(clock, seats, seed, odds_samples, run.report, run.best, run.top)
+        if compute_odds
+        else None
+    )
+    result = HintResult(
+        plan=chosen.plan,
+        pass_rate=chosen.pass_rate,
+        interval=chosen.interval,
+        baseline_rate=baseline_rate,
+        odds=odds,
+        games=run.schedule.final_games,
+        words=chosen.words,
+        partial=False,
+        slip_rate=run.slip_rate,
+        pass_rate_with_slips=chosen.pass_rate_with_slips,
+        interval_with_slips=chosen.interval_with_slips,
+        alternatives=tuple(alternatives),
+    )
+    run.report(100, Stage("done"), result)
+    return result
 
-    def tell(stage: Stage, percent: int | None = None) -> None:
+
+_Deals = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64] | None]  # values, slips (or None)
+# plan, clean rate, rate with slips, sentences, words
+_Measured = tuple[Plan, float, float, int, dict[str, str]]
+
+
+class _Run:
+    """One search's shared state: the table, the schedule, the progress bar and the best
+    result so far, and the two ways every phase plays games (:meth:`passes` on
+    :meth:`common` deals)."""
+
+    def __init__(
+        self,
+        clock: Clock,
+        seats: Seats,
+        face_up: int,
+        effort: float,
+        progress: Progress | None,
+        compute_odds: bool,
+        names: Sequence[str] | None,
+        slip_rate: float,
+    ) -> None:
+        self.clock, self.seats, self.face_up, self.names = clock, seats, face_up, names
+        self.slip_rate = check_slip_rate(slip_rate)
+        self.slipping = self.slip_rate > 0
+        self.report: Progress = progress or (lambda percent, stage, best: None)
+        self.baseline = baseline_plan(clock, seats, face_up)
+        self.compiled = rules_for(clock, seats, self.baseline).compiled_ok
+        self.schedule = schedule = _schedule(effort, self.compiled)
+        self.twice = twice = 2 if self.slipping else 1  # plans measured clean and with slips
+        last_games = schedule.rounds[-1][1]
+        total = sum((n + 1 + (twice - 1) * 2) * g for n, g, _ in schedule.rounds)
+        total += (seats.players + (twice - 1) * (2 + seats.players)) * last_games
+        total += (schedule.climb[0] + 1) * schedule.climb[1]
+        total += _CHOICES * twice * schedule.climb[1]
+        total += (3 * twice + twice) * schedule.final_games
+        self.top = 100 - ODDS_SHARE if compute_odds else 99
+        # The bar: ``done`` games of ``total`` map linearly onto ``start``..``top`` percent,
+        # from the game count ``offset`` on. Once the rest of the work is known exactly,
+        # ``rest`` re-aims the same line from where the bar is, so it neither jumps nor stalls.
+        self.meter = {"done": 0, "shown": 0, "total": total, "offset": 0, "start": 0}
+        self.best: HintResult | None = None
+
+    def plan(self, genes: Genes) -> Plan:
+        return genes.plan(self.clock, self.seats)
+
+    def words(self, plan: Plan) -> dict[str, str]:
+        return all_words(plan, self.clock, self.seats, self.face_up, self.names)
+
+    def tell(self, stage: Stage, percent: int | None = None) -> None:
+        meter = self.meter
         if percent is None:
             share = (meter["done"] - meter["offset"]) / max(1, meter["total"])
-            percent = min(top, int(meter["start"] + (top - meter["start"]) * share))
+            percent = min(self.top, int(meter["start"] + (self.top - meter["start"]) * share))
         meter["shown"] = max(meter["shown"], min(99, percent))
-        report(meter["shown"], stage, best)
+        self.report(meter["shown"], stage, self.best)
 
-    def rest(games: int) -> None:
-        meter.update(total=games, offset=meter["done"], start=meter["shown"])
-
-    tell(Stage("search"), 0)
+    def rest(self, games: int) -> None:
+        self.meter.update(total=games, offset=self.meter["done"], start=self.meter["shown"])
 
     def passes(
+        self,
         plan: Plan,
         values: npt.NDArray[np.int64],
         slips: npt.NDArray[np.float64] | None,
@@ -380,7 +443,8 @@ def recommend(
         # Counted in slices so that the caller hears every fraction of a second, also during
         # the long evaluations at the end (the reference engine, for clocks with rule kinds
         # the compiled one lacks, plays only a few hundred games a second).
-        step = SLICE if compiled else 25
+        step = SLICE if self.compiled else 25
+        clock, seats, face_up = self.clock, self.seats, self.face_up
         passed = 0
         for start in range(0, len(values), step):
             part = values[start : start + step]
@@ -394,32 +458,33 @@ def recommend(
                     face_up,
                     part,
                     "auto",
-                    slip_rate,
+                    self.slip_rate,
                     slips[start : start + step],
                 )
-            meter["done"] += len(part)
-            tell(stage)
+            self.meter["done"] += len(part)
+            self.tell(stage)
         return passed
 
-    def common(
-        games: int, stream_seed: int
-    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64] | None]:
+    def common(self, games: int, stream_seed: int) -> _Deals:
         """Common deals, and common slips for them: every plan meets the same luck."""
-        values = draw_values(seats, games, stream_seed)
-        return values, (draw_slips(games, stream_seed) if slipping else None)
+        values = draw_values(self.seats, games, stream_seed)
+        return values, (draw_slips(games, stream_seed) if self.slipping else None)
 
-    rng = np.random.default_rng(_seed_for(seed, _BREED))
-    # The "H" plan (``plans.h_plan``) is a strong prior: most of the first field are variations
-    # of it, a third are wild guesses in case this clock wants something else.
-    prior = _PRIORS.get(players, _h_genes())
+
+def _race(
+    run: _Run, rng: np.random.Generator, seed: int, prior: Genes
+) -> tuple[list[Genes], list[tuple[float, int, Genes]]]:
+    """Race plans round by round on common deals, halving the field while the deals grow.
+    Returns the survivors (best first) and the last field ranked on its clean rate."""
+    clock, players = run.clock, run.seats.players
+    baseline, slipping = run.baseline, run.slipping
     pool: list[Genes] = [prior, _h_genes(), *_OTHER_STARTS]
-    scored: list[tuple[float, int, Genes]] = []
     clean_field: list[tuple[float, int, Genes]] = []
-    for round_index, (size, games, keep) in enumerate(schedule.rounds):
+    for round_index, (size, games, keep) in enumerate(run.schedule.rounds):
         # Refill the field: random plans in the first round, offspring of survivors later.
         scale = 1.0 / (1 + round_index)
         survivors = len(pool)
-        last = round_index == len(schedule.rounds) - 1
+        last = round_index == len(run.schedule.rounds) - 1
         if last:
             # Who opens is a discrete choice the mutations rarely try: try every seat for
             # the leader on the big final sample.
@@ -431,19 +496,19 @@ def recommend(
             else:
                 parent = pool[int(rng.integers(0, survivors))]
                 pool.append(_mutate(rng, parent, clock, players, scale))
-        values, slips = common(games, _seed_for(seed, _SEARCH, round_index))
-        stage = Stage("racing", round_index + 1, len(schedule.rounds))
-        baseline_score = passes(baseline, values, slips, stage) / games
+        values, slips = run.common(games, _seed_for(seed, _SEARCH, round_index))
+        stage = Stage("racing", round_index + 1, len(run.schedule.rounds))
+        baseline_score = run.passes(baseline, values, slips, stage) / games
         scored = []
         for index, genes in enumerate(pool):
-            rate = passes(genes.plan(clock, seats), values, slips, stage) / games
+            rate = run.passes(run.plan(genes), values, slips, stage) / games
             scored.append((rate, index, genes))
         scored.sort(key=lambda x: (-x[0], x[1]))
         if last:
             # The clean rates of the last field: the best of them is the "bold" candidate.
             clean_field = [
                 (
-                    (passes(g.plan(clock, seats), values, None, stage) / games) if slipping else r,
+                    (run.passes(run.plan(g), values, None, stage) / games) if slipping else r,
                     i,
                     g,
                 )
@@ -454,106 +519,122 @@ def recommend(
         # Best-so-far, measured on search deals (so marked partial): what a task stores if
         # it is stopped before the fresh evaluation.
         top_rate = scored[0][0]
-        best_plan = pool[0].plan(clock, seats) if top_rate >= baseline_score else baseline
+        best_plan = run.plan(pool[0]) if top_rate >= baseline_score else baseline
         best_slips = max(top_rate, baseline_score)
         if slipping:
-            best_clean = passes(best_plan, values, None, stage) / games
-            baseline_clean = passes(baseline, values, None, stage) / games
+            best_clean = run.passes(best_plan, values, None, stage) / games
+            baseline_clean = run.passes(baseline, values, None, stage) / games
         else:
             best_clean, baseline_clean = best_slips, baseline_score
-        best = HintResult(
+        run.best = HintResult(
             plan=best_plan,
             pass_rate=best_clean,
             interval=wilson(round(best_clean * games), games),
             baseline_rate=baseline_clean,
             odds=None,
             games=games,
-            words=all_words(best_plan, clock, seats, face_up, names),
+            words=run.words(best_plan),
             partial=True,
-            slip_rate=slip_rate,
+            slip_rate=run.slip_rate,
             pass_rate_with_slips=best_slips,
             interval_with_slips=wilson(round(best_slips * games), games),
         )
+    return pool, clean_field
 
-    # Hill-climb: small changes to the leader on one large common sample, kept only when
-    # they pass more deals. Racing finds the region; this settles the fine print (a few
-    # tenths on a target or a weight are worth a point or two of pass rate).
-    steps, games = schedule.climb
-    leader = pool[0]
-    climb_values, climb_slips = common(max(games, 1000), _seed_for(seed, _SEARCH, 99))
+
+def _climb(run: _Run, rng: np.random.Generator, seed: int, leader: Genes) -> tuple[Genes, _Deals]:
+    """Hill-climb: small changes to the leader on one large common sample, kept only when
+    they pass more deals. Racing finds the region; this settles the fine print (a few
+    tenths on a target or a weight are worth a point or two of pass rate). Returns the
+    leader and the sample, which the choice reuses."""
+    steps, games = run.schedule.climb
+    clock, players = run.clock, run.seats.players
+    values, slips = run.common(max(games, 1000), _seed_for(seed, _SEARCH, 99))
     if steps:
-        leader_passes = passes(
-            leader.plan(clock, seats), climb_values, climb_slips, Stage("fine-tuning", 0, steps)
-        )
+        leader_passes = run.passes(run.plan(leader), values, slips, Stage("fine-tuning", 0, steps))
         for step in range(steps):
             stage = Stage("fine-tuning", step + 1, steps)
-            tell(stage)
+            run.tell(stage)
             candidate = _mutate(rng, leader, clock, players, 0.5)
-            candidate_passes = passes(
-                candidate.plan(clock, seats), climb_values, climb_slips, stage
-            )
+            candidate_passes = run.passes(run.plan(candidate), values, slips, stage)
             if candidate_passes > leader_passes:
                 leader, leader_passes = candidate, candidate_passes
+    return leader, (values, slips)
 
-    # The choice: the leader, the best clean plan of the last round, today's prior and
-    # simpler versions of the leader, each measured clean and with slips on the fine-tuning
-    # deals. The recommended plan is the best with slips, the bold one the best clean one,
-    # the simplest the one with fewest sentences within SIMPLEST_WITHIN of the recommended.
+
+def _choose(
+    run: _Run,
+    leader: Genes,
+    clean_field: list[tuple[float, int, Genes]],
+    prior: Genes,
+    deals: _Deals,
+) -> tuple[list[_Measured], dict[str, int]]:
+    """The choice: the leader, the best clean plan of the last round, today's prior and
+    simpler versions of the leader, each measured clean and with slips on the fine-tuning
+    deals. The recommended plan is the best with slips, the bold one the best clean one,
+    the simplest the one with fewest sentences within SIMPLEST_WITHIN of the recommended."""
     stage = Stage("choosing")
-    tell(stage)
+    run.tell(stage)
+    values, slips = deals
     choices: list[Plan] = []
     for plan in (
-        leader.plan(clock, seats),
-        *(g.plan(clock, seats) for g in _simpler(leader)),
-        *(g.plan(clock, seats) for _, _, g in clean_field[:1]),
-        prior.plan(clock, seats),
+        run.plan(leader),
+        *(run.plan(g) for g in _simpler(leader)),
+        *(run.plan(g) for _, _, g in clean_field[:1]),
+        run.plan(prior),
     ):
         if plan not in choices:  # plans hold dicts: compared, not hashed
             choices.append(plan)
     choices = choices[:_CHOICES]
-    measured = []
-    n_climb = len(climb_values)
-    rest(len(choices) * twice * n_climb + 4 * twice * schedule.final_games)
+    measured: list[_Measured] = []
+    n = len(values)
+    run.rest(len(choices) * run.twice * n + 4 * run.twice * run.schedule.final_games)
     for plan in choices:
-        won_slips = passes(plan, climb_values, climb_slips, stage)
-        won = passes(plan, climb_values, None, stage) if slipping else won_slips
-        words = all_words(plan, clock, seats, face_up, names)
-        sentences = plan_size(plan, clock, seats, face_up)[0]
-        measured.append((plan, won / n_climb, won_slips / n_climb, sentences, words))
+        won_slips = run.passes(plan, values, slips, stage)
+        won = run.passes(plan, values, None, stage) if run.slipping else won_slips
+        sentences = plan_size(plan, run.clock, run.seats, run.face_up)[0]
+        measured.append((plan, won / n, won_slips / n, sentences, run.words(plan)))
     roles = _roles(measured)
-    if best is not None:
+    if run.best is not None:
         plan, clean, with_slips, _, words = measured[roles["recommended"]]
-        if with_slips > (best.pass_rate_with_slips or 0.0):
-            best = replace(
-                best,
+        if with_slips > (run.best.pass_rate_with_slips or 0.0):
+            run.best = replace(
+                run.best,
                 plan=plan,
                 pass_rate=clean,
-                interval=wilson(round(clean * n_climb), n_climb),
+                interval=wilson(round(clean * n), n),
                 pass_rate_with_slips=with_slips,
-                interval_with_slips=wilson(round(with_slips * n_climb), n_climb),
-                games=n_climb,
+                interval_with_slips=wilson(round(with_slips * n), n),
+                games=n,
                 words=words,
             )
+    return measured, roles
 
-    # Fresh deals, which took no part in the choice: the rates we report, for each plan
-    # offered and the baseline, clean and with slips, on the same deals and slips.
-    n = schedule.final_games
-    fresh, fresh_slips = common(n, _seed_for(seed, _FRESH))
+
+def _fresh_deals(
+    run: _Run, seed: int, measured: list[_Measured], roles: dict[str, int]
+) -> tuple[Alternative, list[Alternative], float]:
+    """Fresh deals, which took no part in the choice: the rates we report, for each plan
+    offered and the baseline, clean and with slips, on the same deals and slips. Returns
+    the recommended plan, every plan offered and the baseline's clean rate."""
+    clock, seats, face_up, baseline = run.clock, run.seats, run.face_up, run.baseline
+    n = run.schedule.final_games
+    fresh, fresh_slips = run.common(n, _seed_for(seed, _FRESH))
     offered = list(dict.fromkeys(roles.values()))
     checks = len(offered) + 1
-    rest(checks * twice * n)
+    run.rest(checks * run.twice * n)
     results: dict[int, tuple[int, int]] = {}
     for step, index in enumerate(offered):
         stage = Stage("fresh deals", step + 1, checks)
-        tell(stage)
+        run.tell(stage)
         plan = measured[index][0]
-        won = passes(plan, fresh, None, stage)
-        won_slips = passes(plan, fresh, fresh_slips, stage) if slipping else won
+        won = run.passes(plan, fresh, None, stage)
+        won_slips = run.passes(plan, fresh, fresh_slips, stage) if run.slipping else won
         results[index] = (won, won_slips)
     stage = Stage("fresh deals", checks, checks)
-    tell(stage)
-    base_won = passes(baseline, fresh, None, stage)
-    base_slips = passes(baseline, fresh, fresh_slips, stage) if slipping else base_won
+    run.tell(stage)
+    base_won = run.passes(baseline, fresh, None, stage)
+    base_slips = run.passes(baseline, fresh, fresh_slips, stage) if run.slipping else base_won
     alternatives = []
     for index in offered:
         plan, _, _, _, words = measured[index]
@@ -578,10 +659,9 @@ def recommend(
     ):
         # Rare (the race compares with the baseline on many deals) but possible by chance:
         # never recommend something that did worse than the fixed plan on the honest test.
-        words = all_words(baseline, clock, seats, face_up, names)
         chosen = Alternative(
             ("recommended",), baseline, base_won / n, wilson(base_won, n), base_slips / n,
-            wilson(base_slips, n), words, *plan_size(baseline, clock, seats, face_up),
+            wilson(base_slips, n), run.words(baseline), *plan_size(baseline, clock, seats, face_up),
         )  # fmt: skip
         alternatives = [
             chosen,
@@ -591,25 +671,7 @@ def recommend(
             ),
         ]
         alternatives = [a for a in alternatives if a.kinds]
-    stage = Stage("odds")
-    tell(stage, top)
-    odds = _odds(clock, seats, seed, odds_samples, report, best, top) if compute_odds else None
-    result = HintResult(
-        plan=chosen.plan,
-        pass_rate=chosen.pass_rate,
-        interval=chosen.interval,
-        baseline_rate=base_won / n,
-        odds=odds,
-        games=n,
-        words=chosen.words,
-        partial=False,
-        slip_rate=slip_rate,
-        pass_rate_with_slips=chosen.pass_rate_with_slips,
-        interval_with_slips=chosen.interval_with_slips,
-        alternatives=tuple(alternatives),
-    )
-    report(100, Stage("done"), result)
-    return result
+    return chosen, alternatives, base_won / n
 
 
 KINDS = ("recommended", "simplest", "bold")
