@@ -44,6 +44,7 @@ messages: install
 
 bench: install
 	$(BIN)/python -m solver.bench
+	$(BIN)/python -m solver.core.bench_panel
 	$(BIN)/python -m solver.core.bench_postmortem
 	$(BIN)/python -m campaigns.definitions.bench_community
 	$(BIN)/python scripts/bench_live.py

@@ -14,10 +14,16 @@ measures a few candidates clean and with slips — the leader, simpler versions 
 clean plan of the last round and the prior — and offers up to three (:class:`Alternative`):
 recommended (best with slips), simplest (fewest sentences within 0.05 of it) and bold (best
 clean rate). Each is reported clean and with slips on the fresh deals.
+
+Never worse than the clean search: a search on slips first runs the clean search (slip rate
+0, the same seeds), whose candidates join the choice, and its recommended plan must match
+the clean search's pick on the fresh deals (:func:`_never_worse`), or that pick is
+recommended instead.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -341,15 +347,26 @@ def recommend(
         raise ValueError("effort must be positive")
     run = _Run(clock, seats, face_up, effort, progress, compute_odds, names, slip_rate)
     run.tell(Stage("search"), 0)
-
-    rng = np.random.default_rng(_seed_for(seed, _BREED))
     # The "H" plan (``plans.h_plan``) is a strong prior: most of the first field are variations
     # of it, a third are wild guesses in case this clock wants something else.
     prior = _PRIORS.get(seats.players, _h_genes())
+    clean_pick: Plan | None = None
+    pooled: list[Plan] = []
+    if run.slipping:
+        # The clean search first, exactly as a search at slip rate 0 runs it (same seeds):
+        # its pick must be matched on the fresh deals, and its candidates join the choice.
+        twin = run.clean_twin()
+        clean_rng = np.random.default_rng(_seed_for(seed, _BREED))
+        pool, clean_field = _race(twin, clean_rng, seed, prior)
+        leader, climb_deals = _climb(twin, clean_rng, seed, pool[0])
+        measured, roles = _choose(twin, leader, clean_field, prior, climb_deals)
+        clean_pick = measured[roles["recommended"]][0]
+        pooled = [m[0] for m in measured]
+    rng = np.random.default_rng(_seed_for(seed, _BREED))
     pool, clean_field = _race(run, rng, seed, prior)
     leader, climb_deals = _climb(run, rng, seed, pool[0])
-    measured, roles = _choose(run, leader, clean_field, prior, climb_deals)
-    chosen, alternatives, baseline_rate = _fresh_deals(run, seed, measured, roles)
+    measured, roles = _choose(run, leader, clean_field, prior, climb_deals, pooled)
+    chosen, alternatives, baseline_rate = _fresh_deals(run, seed, measured, roles, clean_pick)
     run.tell(Stage("odds"), run.top)
     odds = (
         _odds(clock, seats, seed, odds_samples, run.report, run.best, run.top)
@@ -408,13 +425,27 @@ class _Run:
         total += (seats.players + (twice - 1) * (2 + seats.players)) * last_games
         total += (schedule.climb[0] + 1) * schedule.climb[1]
         total += _CHOICES * twice * schedule.climb[1]
-        total += (3 * twice + twice) * schedule.final_games
+        total += (4 * twice + twice) * schedule.final_games
+        if self.slipping:  # the clean search runs first (see recommend), and pools its plans
+            total += sum((n + 1) * g for n, g, _ in schedule.rounds)
+            total += seats.players * last_games
+            total += (schedule.climb[0] + 1) * schedule.climb[1]
+            total += _CHOICES * (1 + twice) * schedule.climb[1]
         self.top = 100 - ODDS_SHARE if compute_odds else 99
         # The bar: ``done`` games of ``total`` map linearly onto ``start``..``top`` percent,
         # from the game count ``offset`` on. Once the rest of the work is known exactly,
         # ``rest`` re-aims the same line from where the bar is, so it neither jumps nor stalls.
         self.meter = {"done": 0, "shown": 0, "total": total, "offset": 0, "start": 0}
         self.best: HintResult | None = None
+        self.main = True  # False for the clean twin, which neither re-aims the bar nor shows
+        # its best-so-far
+
+    def clean_twin(self) -> _Run:
+        """The same search at slip rate 0, sharing this one's progress bar."""
+        twin = copy.copy(self)
+        twin.slip_rate, twin.slipping, twin.twice, twin.main = 0.0, False, 1, False
+        twin.report = lambda percent, stage, best: self.report(percent, stage, None)
+        return twin
 
     def plan(self, genes: Genes) -> Plan:
         return genes.plan(self.clock, self.seats)
@@ -431,7 +462,8 @@ class _Run:
         self.report(meter["shown"], stage, self.best)
 
     def rest(self, games: int) -> None:
-        self.meter.update(total=games, offset=self.meter["done"], start=self.meter["shown"])
+        if self.main:
+            self.meter.update(total=games, offset=self.meter["done"], start=self.meter["shown"])
 
     def passes(
         self,
@@ -568,11 +600,13 @@ def _choose(
     clean_field: list[tuple[float, int, Genes]],
     prior: Genes,
     deals: _Deals,
+    pooled: Sequence[Plan] = (),
 ) -> tuple[list[_Measured], dict[str, int]]:
     """The choice: the leader, the best clean plan of the last round, today's prior and
     simpler versions of the leader, each measured clean and with slips on the fine-tuning
     deals. The recommended plan is the best with slips, the bold one the best clean one,
-    the simplest the one with fewest sentences within SIMPLEST_WITHIN of the recommended."""
+    the simplest the one with fewest sentences within SIMPLEST_WITHIN of the recommended.
+    ``pooled`` plans (the clean search's candidates) join the choice."""
     stage = Stage("choosing")
     run.tell(stage)
     values, slips = deals
@@ -586,9 +620,10 @@ def _choose(
         if plan not in choices:  # plans hold dicts: compared, not hashed
             choices.append(plan)
     choices = choices[:_CHOICES]
+    choices += [plan for plan in pooled if plan not in choices]
     measured: list[_Measured] = []
     n = len(values)
-    run.rest(len(choices) * run.twice * n + 4 * run.twice * run.schedule.final_games)
+    run.rest(len(choices) * run.twice * n + 5 * run.twice * run.schedule.final_games)
     for plan in choices:
         won_slips = run.passes(plan, values, slips, stage)
         won = run.passes(plan, values, None, stage) if run.slipping else won_slips
@@ -612,66 +647,114 @@ def _choose(
 
 
 def _fresh_deals(
-    run: _Run, seed: int, measured: list[_Measured], roles: dict[str, int]
+    run: _Run,
+    seed: int,
+    measured: list[_Measured],
+    roles: dict[str, int],
+    clean_pick: Plan | None = None,
 ) -> tuple[Alternative, list[Alternative], float]:
     """Fresh deals, which took no part in the choice: the rates we report, for each plan
     offered and the baseline, clean and with slips, on the same deals and slips. Returns
-    the recommended plan, every plan offered and the baseline's clean rate."""
-    clock, seats, face_up, baseline = run.clock, run.seats, run.face_up, run.baseline
+    the recommended plan, every plan offered and the baseline's clean rate.
+
+    Two plans are held to the recommended one on these deals: the baseline, and
+    ``clean_pick``, the plan the clean search chose (see :func:`_never_worse`)."""
+    baseline = run.baseline
     n = run.schedule.final_games
     fresh, fresh_slips = run.common(n, _seed_for(seed, _FRESH))
     offered = list(dict.fromkeys(roles.values()))
-    checks = len(offered) + 1
+    extra = clean_pick is not None and all(measured[i][0] != clean_pick for i in offered)
+    checks = len(offered) + 1 + int(extra)
     run.rest(checks * run.twice * n)
-    results: dict[int, tuple[int, int]] = {}
-    for step, index in enumerate(offered):
-        stage = Stage("fresh deals", step + 1, checks)
+
+    def play(plan: Plan, stage: Stage) -> tuple[int, int]:
         run.tell(stage)
-        plan = measured[index][0]
         won = run.passes(plan, fresh, None, stage)
         won_slips = run.passes(plan, fresh, fresh_slips, stage) if run.slipping else won
-        results[index] = (won, won_slips)
-    stage = Stage("fresh deals", checks, checks)
-    run.tell(stage)
-    base_won = run.passes(baseline, fresh, None, stage)
-    base_slips = run.passes(baseline, fresh, fresh_slips, stage) if run.slipping else base_won
-    alternatives = []
-    for index in offered:
-        plan, _, _, _, words = measured[index]
-        won, won_slips = results[index]
-        alternatives.append(
-            Alternative(
-                kinds=tuple(kind for kind in KINDS if roles[kind] == index),
-                plan=plan,
-                pass_rate=won / n,
-                interval=wilson(won, n),
-                pass_rate_with_slips=won_slips / n,
-                interval_with_slips=wilson(won_slips, n),
-                words=words,
-                sentences=measured[index][3],
-                word_count=plan_size(plan, clock, seats, face_up)[1],
-            )
-        )
+        return won, won_slips
+
+    results = {
+        index: play(measured[index][0], Stage("fresh deals", step + 1, checks))
+        for step, index in enumerate(offered)
+    }
+    base_won, base_slips = play(baseline, Stage("fresh deals", len(offered) + 1, checks))
+    alternatives = [
+        _alternative(run, tuple(k for k in KINDS if roles[k] == i), measured[i], results[i], n)
+        for i in offered
+    ]
     chosen = alternatives[0]
-    if (base_slips, base_won) > (
-        results[roles["recommended"]][1],
-        results[roles["recommended"]][0],
-    ):
+    if (base_slips, base_won) > results[roles["recommended"]][::-1]:
         # Rare (the race compares with the baseline on many deals) but possible by chance:
         # never recommend something that did worse than the fixed plan on the honest test.
-        chosen = Alternative(
-            ("recommended",), baseline, base_won / n, wilson(base_won, n), base_slips / n,
-            wilson(base_slips, n), run.words(baseline), *plan_size(baseline, clock, seats, face_up),
-        )  # fmt: skip
-        alternatives = [
-            chosen,
-            *(
-                replace(a, kinds=tuple(k for k in a.kinds if k != "recommended"))
-                for a in alternatives
-            ),
-        ]
-        alternatives = [a for a in alternatives if a.kinds]
+        chosen = _alternative(
+            run, ("recommended",), _measure(run, baseline), (base_won, base_slips), n
+        )
+        alternatives = _promote(alternatives, chosen)
+    if clean_pick is not None:
+        clean_won, clean_slips = next(
+            (results[i] for i in offered if measured[i][0] == clean_pick), (0, 0)
+        )
+        if extra:
+            clean_won, clean_slips = play(clean_pick, Stage("fresh deals", checks, checks))
+        if base_won > clean_won:  # the clean search's own check against the baseline
+            clean_pick, clean_won, clean_slips = baseline, base_won, base_slips
+        mine = (round(chosen.pass_rate * n), round(chosen.pass_rate_with_slips * n))
+        if clean_pick != chosen.plan and not _never_worse(mine, (clean_won, clean_slips), n):
+            chosen = _alternative(
+                run, ("recommended",), _measure(run, clean_pick), (clean_won, clean_slips), n
+            )
+            alternatives = _promote(alternatives, chosen)
     return chosen, alternatives, base_won / n
+
+
+NEVER_WORSE_CLEAN = 0.02  # the clean rate may be this much lower for more than it with slips
+
+
+def _never_worse(mine: tuple[int, int], clean: tuple[int, int], games: int) -> bool:
+    """Whether a plan passing ``mine`` (clean, with slips) of ``games`` fresh deals may be
+    recommended over the clean search's pick passing ``clean`` on the same deals and slips:
+    at least as many passes with slips, and clean at most NEVER_WORSE_CLEAN lower unless
+    its rate with slips is higher by more than that."""
+    margin = NEVER_WORSE_CLEAN * games
+    if mine[1] < clean[1]:
+        return False
+    return mine[0] >= clean[0] - margin or mine[1] > clean[1] + margin
+
+
+def _measure(run: _Run, plan: Plan) -> _Measured:
+    """A plan's entry for :func:`_alternative` (its search rates are not used there)."""
+    return plan, 0.0, 0.0, plan_size(plan, run.clock, run.seats, run.face_up)[0], run.words(plan)
+
+
+def _alternative(
+    run: _Run, kinds: tuple[str, ...], entry: _Measured, won: tuple[int, int], n: int
+) -> Alternative:
+    plan = entry[0]
+    return Alternative(
+        kinds=kinds,
+        plan=plan,
+        pass_rate=won[0] / n,
+        interval=wilson(won[0], n),
+        pass_rate_with_slips=won[1] / n,
+        interval_with_slips=wilson(won[1], n),
+        words=entry[4],
+        sentences=entry[3],
+        word_count=plan_size(plan, run.clock, run.seats, run.face_up)[1],
+    )
+
+
+def _promote(alternatives: list[Alternative], chosen: Alternative) -> list[Alternative]:
+    """``chosen`` first as the recommended plan; the others keep their other kinds (a plan
+    already offered is offered once, with the kinds of both)."""
+    rest = []
+    for a in alternatives:
+        if a.plan == chosen.plan:
+            chosen = replace(
+                chosen, kinds=("recommended", *(k for k in a.kinds if k != "recommended"))
+            )
+        else:
+            rest.append(replace(a, kinds=tuple(k for k in a.kinds if k != "recommended")))
+    return [chosen, *(a for a in rest if a.kinds)]
 
 
 KINDS = ("recommended", "simplest", "bold")

@@ -1,0 +1,196 @@
+"""``python -m solver.core.bench_panel``: both searches on clocks with special rules.
+
+For each clock of :data:`PANEL` (every rule kind of ``rules/kinds`` at least once, some
+clocks with two rules, at 2, 3 and 4 players, face-up cards = players) the clean search
+(slip rate 0) and the search on slips (the hint's default, 0.05) run at several seeds. Every
+plan they choose is then played on the same evaluation deals and slips, which no search saw:
+its clean rate, its rate with slips, and the spread of the rate with slips over the seeds.
+The perfect-information odds (sampled) say what a plan could reach at best; a plan below a
+quarter of them, where they are at least 0.05, is marked "left behind".
+
+Prints numbers and asserts nothing about time; the load average is printed with each clock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from rules.clock import Clock
+from rules.seats import Seats, parse_colours
+
+from .agents import compiled_engine_models
+from .plans import Plan
+from .search import SLIP_RATE, recommend
+from .simulate import draw_slips, draw_values, pass_count
+
+TABLES = {2: "SSMM+SM/SMMM+SS", 3: "SSMM/SMMM/SSMM", 4: "SSM/MMS/SMS/MSM"}
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    players: int
+    rules: tuple[dict[str, Any], ...]
+
+    def clock(self) -> Clock:
+        return Clock.from_json({"id": "5-1", "rules": list(self.rules)})
+
+    def seats(self) -> Seats:
+        return parse_colours(TABLES[self.players])
+
+
+def _colours(segment: int, sun: int, moon: int) -> dict[str, Any]:
+    return {"kind": "colours", "segment": segment, "sun": sun, "moon": moon}
+
+
+PANEL: tuple[Case, ...] = (
+    Case("colours: 1 Sun on 1", 3, (_colours(1, 1, 0),)),
+    Case("colours: 1 Sun on 6 (alone)", 4, (_colours(6, 1, 0),)),
+    Case("card_count: 3 on 6", 2, ({"kind": "card_count", "segment": 6, "count": 3},)),
+    Case("min_cards: 3 on 4", 4, ({"kind": "min_cards", "segment": 4, "count": 3},)),
+    Case("max_cards: 1 on 5", 3, ({"kind": "max_cards", "segment": 5, "count": 1},)),
+    Case("value_range: 6-9 on 2", 2, ({"kind": "value_range", "segment": 2, "min": 6, "max": 9},)),
+    Case("first_cards: 3 then 5", 4, ({"kind": "first_cards", "segments": [3, 5]},)),
+    Case(
+        "colours 2 Moons on 2 + value_range 14-18 on 5",
+        2,
+        (_colours(2, 0, 2), {"kind": "value_range", "segment": 5, "min": 14, "max": 18}),
+    ),
+    Case(
+        "card_count 1 on 1 + max_cards 2 on 6",
+        3,
+        (
+            {"kind": "card_count", "segment": 1, "count": 1},
+            {"kind": "max_cards", "segment": 6, "count": 2},
+        ),
+    ),
+    Case("single_colour on 4", 3, ({"kind": "single_colour", "segment": 4},)),
+    Case(
+        "forbidden_values 1-3 on 1",
+        2,
+        ({"kind": "forbidden_values", "segment": 1, "values": [1, 2, 3]},),
+    ),
+    Case("strictly_rising", 4, ({"kind": "strictly_rising"},)),
+    Case("equal_neighbours 2 = 3", 3, ({"kind": "equal_neighbours", "segments": [2, 3]},)),
+    Case(
+        "single_colour Sun on 6 + min_cards 2 on 6",
+        4,
+        (
+            {"kind": "single_colour", "segment": 6, "colour": "S"},
+            {"kind": "min_cards", "segment": 6, "count": 2},
+        ),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Rates:
+    clean: float
+    slips: float
+
+
+def evaluate(case: Case, plan: Plan, games: int, seed: int = 424_242) -> Rates:
+    """``plan`` on evaluation deals and slips no search draws from (the same for every plan)."""
+    clock, seats = case.clock(), case.seats()
+    values = draw_values(seats, games, seed)
+    slips = draw_slips(games, seed)
+    clean = pass_count(clock, seats, plan, case.players, values)
+    slipped = pass_count(clock, seats, plan, case.players, values, "auto", SLIP_RATE, slips)
+    return Rates(clean / games, slipped / games)
+
+
+def _odds(case: Case, samples: int) -> float | None:
+    from .odds import odds
+
+    try:
+        return float(odds(case.clock(), case.seats(), samples=samples, seed=0).odds)
+    except ValueError:
+        return None
+
+
+def _load() -> str:
+    try:
+        return f"load {os.getloadavg()[0]:.1f}"
+    except OSError:
+        return "load unknown"
+
+
+def run_case(case: Case, seeds: int, effort: float, games: int) -> dict[str, list[Rates]]:
+    """The rates of each search's plan at each seed, on common evaluation deals."""
+    compiled = compiled_engine_models(case.clock())
+    games = games if compiled else max(500, games // 10)
+    out: dict[str, list[Rates]] = {"clean search": [], "search on slips": []}
+    for seed in range(seeds):
+        for label, slip_rate in (("clean search", 0.0), ("search on slips", SLIP_RATE)):
+            hint = recommend(
+                case.clock(),
+                case.seats(),
+                case.players,
+                seed=seed,
+                effort=effort,
+                compute_odds=False,
+                slip_rate=slip_rate,
+            )
+            out[label].append(evaluate(case, hint.plan, games))
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m solver.core.bench_panel", description=__doc__)
+    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--effort", type=float, default=0.5, help="search effort (hints: 0.5)")
+    parser.add_argument("--games", type=int, default=20_000, help="evaluation deals per plan")
+    parser.add_argument("--only", type=int, action="append", help="panel case number(s), from 1")
+    args = parser.parse_args(argv)
+    print(
+        f"special-clock panel: {args.seeds} seeds, effort {args.effort}, face-up = players, "
+        f"slip rate {SLIP_RATE}; rates on {args.games:,} evaluation deals "
+        "(a tenth for clocks only the reference engine plays)"
+    )
+    print(
+        f"{'#':>2} {'clock':<46} {'p':>1} {'odds':>5} | {'clean search':^19} | "
+        f"{'search on slips':^19} | {'spread':>6} {'worse':>5}"
+    )
+    print(f"{'':>2} {'':<46} {'':>1} {'':>5} | {'clean':>6} {'slips':>6} {'min':>5} | "
+          f"{'clean':>6} {'slips':>6} {'min':>5} | {'slips':>6} {'':>5}")  # fmt: skip
+    for number, case in enumerate(PANEL, 1):
+        if args.only and number not in args.only:
+            continue
+        started = time.perf_counter()
+        odds = _odds(case, 2_000)
+        rates = run_case(case, args.seeds, args.effort, args.games)
+        columns = []
+        for label in ("clean search", "search on slips"):
+            rs = rates[label]
+            clean = sum(r.clean for r in rs) / len(rs)
+            slips = sum(r.slips for r in rs) / len(rs)
+            columns.append(f"{clean:6.3f} {slips:6.3f} {min(r.slips for r in rs):5.3f}")
+        mine = [r.slips for r in rates["search on slips"]]
+        # Seed by seed: the plan chosen on slips against the clean search's plan.
+        worse = sum(
+            1
+            for a, b in zip(rates["search on slips"], rates["clean search"], strict=True)
+            if a.slips < b.slips - 0.005 or (a.clean < b.clean - 0.02 and a.slips <= b.slips + 0.02)
+        )
+        best = max(mine)
+        behind = odds is not None and odds >= 0.05 and best < odds / 4
+        print(
+            f"{number:>2} {case.name:<46} {case.players:>1} "
+            f"{'-' if odds is None else f'{odds:.3f}':>5} | {columns[0]} | {columns[1]} | "
+            f"{max(mine) - min(mine):6.3f} {worse:>5}{'  left behind' if behind else ''}"
+            f"   ({time.perf_counter() - started:.0f} s, {_load()})",
+            flush=True,
+        )
+    print(
+        "clean, slips: mean over seeds; min: the lowest rate with slips; spread: max - min of "
+        "the search on slips; worse: seeds where its plan is worse than the clean search's "
+        "(with slips by more than 0.005, or clean by more than 0.02 without gaining that)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""The search on slips never recommends a plan worse than the clean search's."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.clock import Clock
+from rules.seats import parse_colours
+from solver.core import search
+from solver.core.plans import Plan
+from solver.core.search import recommend
+from solver.core.simulate import draw_slips, draw_values, pass_count
+
+QUICK = 0.05
+
+# Small cases: a colour rule at 3 players (where the two searches once parted ways), a card
+# count at 2, a first-cards rule at 4.
+CASES = [
+    (
+        Clock.from_json(
+            {"id": "5-1", "rules": [{"kind": "colours", "segment": 1, "sun": 1, "moon": 0}]}
+        ),
+        "SSMM/SMMM/SSMM",
+        3,
+    ),
+    (
+        Clock.from_json({"id": "5-1", "rules": [{"kind": "card_count", "segment": 6, "count": 3}]}),
+        "SSMM+SM/SMMM+SS",
+        2,
+    ),
+    (
+        Clock.from_json({"id": "5-1", "rules": [{"kind": "first_cards", "segments": [3, 5]}]}),
+        "SSM/MMS/SMS/MSM",
+        4,
+    ),
+]
+
+
+@pytest.mark.parametrize(("clock", "colours", "face_up"), CASES)
+@pytest.mark.parametrize("seed", [0, 11])
+def test_the_plan_chosen_on_slips_is_never_worse_than_the_clean_searchs(
+    clock: Clock, colours: str, face_up: int, seed: int
+) -> None:
+    seats = parse_colours(colours)
+    hint = recommend(clock, seats, face_up, seed=seed, effort=QUICK, compute_odds=False)
+    clean_pick = recommend(
+        clock, seats, face_up, seed=seed, effort=QUICK, compute_odds=False, slip_rate=0.0
+    ).plan
+    # Both plans on the hint's own fresh deals, with the same slips.
+    games = hint.games
+    fresh_seed = search._seed_for(seed, search._FRESH)
+    values, slips = draw_values(seats, games, fresh_seed), draw_slips(games, fresh_seed)
+
+    def rates(plan: Plan) -> tuple[int, int]:
+        return (
+            pass_count(clock, seats, plan, face_up, values),
+            pass_count(clock, seats, plan, face_up, values, "auto", hint.slip_rate, slips),
+        )
+
+    mine, theirs = rates(hint.plan), rates(clean_pick)
+    assert mine == (round(hint.pass_rate * games), round(hint.pass_rate_with_slips * games))
+    assert mine[1] >= theirs[1], (mine, theirs)
+    assert mine[0] >= theirs[0] - 0.02 * games or mine[1] > theirs[1] + 0.02 * games
+
+
+def test_the_rule_that_decides_between_the_two_searches() -> None:
+    never_worse = search._never_worse
+    assert never_worse((600, 500), (600, 500), 1000)  # the same
+    assert not never_worse((700, 499), (600, 500), 1000)  # one fewer with slips
+    assert never_worse((581, 501), (600, 500), 1000)  # clean 0.019 lower: within 0.02
+    assert not never_worse((579, 520), (600, 500), 1000)  # clean 0.021 lower, slips only 0.02 up
+    assert never_worse((500, 521), (600, 500), 1000)  # slips more than 0.02 up pays for it
