@@ -58,6 +58,7 @@ def test_the_plan_chosen_on_slips_is_never_worse_than_the_clean_searchs(
         )
 
     mine, theirs = rates(hint.plan), rates(clean_pick)
+    assert hint.pass_rate_with_slips is not None
     assert mine == (round(hint.pass_rate * games), round(hint.pass_rate_with_slips * games))
     assert mine[1] >= theirs[1], (mine, theirs)
     assert mine[0] >= theirs[0] - 0.02 * games or mine[1] > theirs[1] + 0.02 * games
