@@ -230,7 +230,8 @@ def running(
     """The production shape, up until the block ends: ``migrate`` (unless told not to), the
     image's static files, then beat, both worker nodes, gunicorn on ``port`` and Caddy on
     ``https_port`` and ``http_port`` (each in a process group of its own, output to
-    ``logs``), once gunicorn and Caddy answer and both nodes beat. ``services`` picks some
+    ``logs``), once gunicorn and Caddy answer and both nodes beat. A ``var`` used before
+    keeps its static files and Caddy's local authority. ``services`` picks some
     of them; ``env`` adds to every environment. gunicorn also answers on 127.0.0.1:``port``
     as Caddy reaches it (Host DOMAIN, X-Forwarded-Proto https). The caller has run
     ``django.setup()`` on the same database. Stops them all on the way out."""
@@ -244,7 +245,11 @@ def running(
     }
     https_port = int(environ["proxy"]["HTTPS_PORT"])
     steps = [
-        [sys.executable, "manage.py", "collectstatic", "--no-input", "-v", "0"],  # as the image
+        *(
+            []
+            if _static_fresh(var)
+            else [[sys.executable, "manage.py", "collectstatic", "--no-input", "-v", "0"]]
+        ),
         *([local("migrate", port, var)] if migrate else []),
     ]
     for step in steps:
@@ -269,10 +274,21 @@ def running(
             healthz = lambda: https_request(var, https_port, "/healthz")[0] == 200  # noqa: E731
             _wait(healthz, 60, "Caddy answering over HTTPS")
         nodes = [node for node in NODES if node in services]
-        _wait(lambda: live_workers() >= len(nodes), 180, "the worker nodes beating")
+        if nodes:
+            _wait(lambda: live_workers() >= len(nodes), 180, "the worker nodes beating")
         yield procs
     finally:
         stop(procs)
+
+
+def _static_fresh(var: Path) -> bool:
+    """Whether ``var`` holds the static files as the image builds them (collectstatic costs
+    about a minute of CPU, compressing every file), newer than every file they come from."""
+    manifest = var / "static" / "staticfiles.json"
+    if not manifest.exists():
+        return False
+    sources = [ROOT / "requirements.lock", *(ROOT / "static").rglob("*")]
+    return all(path.stat().st_mtime < manifest.stat().st_mtime for path in sources)
 
 
 def stop(procs: dict[str, subprocess.Popen[bytes]]) -> None:
