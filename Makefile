@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint format messages clean bench load lock
+.PHONY: install run serve test lint format messages clean bench load lock
 
 MO := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 
@@ -24,6 +24,11 @@ $(STAMP): requirements.lock pyproject.toml
 
 run: install
 	PORT=$(PORT) $(BIN)/python scripts/run.py
+
+# For a table or a club: production settings on the local network, HTTP on PORT and HTTPS on
+# HTTPS_PORT (8443) with a local CA in var/caddy/ (scripts/serve.py says more).
+serve: install
+	PORT=$(PORT) $(BIN)/python scripts/serve.py
 
 lint: install
 	$(BIN)/ruff check .

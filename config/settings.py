@@ -56,6 +56,15 @@ for origin in CSRF_TRUSTED_ORIGINS:
         raise ImproperlyConfigured(f"CSRF_TRUSTED_ORIGINS items need a scheme: {origin!r}")
 
 SITE_URL = env_str("SITE_URL", f"https://{DOMAIN}" if DOMAIN else "http://127.0.0.1:8000")
+# `make serve` (scripts/serve.py): the port of its HTTPS listener (Caddy), and where Caddy
+# keeps the root certificate of its local CA; the /trust/ page offers that certificate.
+HTTPS_PORT = env_int("HTTPS_PORT", 8443, minimum=1, maximum=65535)
+LOCAL_CA_CERT = Path(
+    env_str(
+        "LOCAL_CA_CERT",
+        str(VAR_DIR / "caddy" / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"),
+    )
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -174,7 +183,11 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
+            # Compressing every file (gzip and brotli) is most of collectstatic's minutes on a
+            # small machine; `make serve` on a local network skips it (STATIC_COMPRESS=false).
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if env_bool("STATIC_COMPRESS", True)
+            else "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
         )
     },
 }

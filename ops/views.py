@@ -4,11 +4,14 @@ import hashlib
 import json
 import logging
 import os
+import ssl
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles.finders import FileSystemFinder
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.request import split_domain_port
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -156,3 +159,58 @@ def _asset_stamps() -> list[tuple[str, int, int]]:
 def offline(request: HttpRequest) -> HttpResponse:
     """What an installed app shows for a page it cannot reach while the phone is offline."""
     return render(request, "ops/offline.html")
+
+
+# --- Trust this server: the local CA of `make serve` -----------------------------------------
+
+
+def _local_ca() -> str | None:
+    """The root certificate (PEM) of `make serve`'s local CA, or None when this server has
+    none (not run by make serve, or its HTTPS has not started yet)."""
+    path: Path = settings.LOCAL_CA_CERT
+    try:
+        pem = path.read_text(encoding="ascii")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return pem if "-----BEGIN CERTIFICATE-----" in pem else None
+
+
+def _fingerprint(pem: str) -> str:
+    """SHA-256 of the certificate, as phones show it (pairs of hex digits)."""
+    digest = hashlib.sha256(ssl.PEM_cert_to_DER_cert(pem)).hexdigest().upper()
+    return ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
+
+
+def https_address(request: HttpRequest) -> str:
+    """This page's address over HTTPS: the same host, on make serve's HTTPS port."""
+    if request.is_secure():
+        return request.build_absolute_uri("/")
+    domain, _port = split_domain_port(request.get_host())  # an IPv6 address keeps its []
+    host = f"[{domain}]" if ":" in domain and not domain.startswith("[") else domain
+    return f"https://{host}:{settings.HTTPS_PORT}/"
+
+
+@require_GET
+def trust(request: HttpRequest) -> HttpResponse:
+    """How to trust this server's certificate on a phone (Android, iOS), the certificate to
+    download, and the HTTPS address as a QR code; which features need HTTPS."""
+    pem = _local_ca()
+    address = https_address(request)
+    context = {
+        "has_ca": pem is not None,
+        "fingerprint": _fingerprint(pem) if pem else "",
+        "https_address": address,
+        "secure": request.is_secure(),
+    }
+    return render(request, "ops/trust.html", context)
+
+
+@require_GET
+def trust_certificate(request: HttpRequest) -> HttpResponse:
+    """The local CA's root certificate, for a phone to install (404 when there is none)."""
+    pem = _local_ca()
+    if pem is None:
+        raise Http404("no local certificate authority")
+    response = HttpResponse(pem, content_type="application/x-x509-ca-cert")
+    response["Content-Disposition"] = 'attachment; filename="timekeeper-ca.crt"'
+    return response

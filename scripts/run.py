@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -105,13 +106,18 @@ def keep_broker_folders() -> None:
             folder.mkdir(parents=True, exist_ok=True)
 
 
-def supervise(children: list[Child], stopping: list[bool]) -> int:
+def supervise(
+    children: list[Child], stopping: list[bool], tick: Callable[[], None] | None = None
+) -> int:
     """Run until ``stopping[0]`` is set or a child that is not restarted dies; restart the
-    others with back-off. Returns the exit code for `make run`."""
+    others with back-off. ``tick``, if given, is called on every round (about twice a
+    second; `make serve` hangs its periodic work there). Returns the exit code."""
     for child in children:
         child.start()
     while not stopping[0]:
         keep_broker_folders()
+        if tick is not None:
+            tick()
         now = time.monotonic()
         for child in children:
             if child.start_at is not None:

@@ -15,9 +15,14 @@
     return document.getElementById("wake-status");
   }
 
+  // Over plain HTTP (not a secure context) browsers hide the Wake Lock API altogether.
+  function missing() {
+    return window.isSecureContext === false ? "insecure" : "unsupported";
+  }
+
   function acquire() {
     if (!("wakeLock" in navigator)) {
-      say(wakeStatus(), "unsupported");
+      say(wakeStatus(), missing());
       return;
     }
     navigator.wakeLock.request("screen").then(function (sentinel) {
@@ -38,7 +43,7 @@
   });
   // A new board (after a tap) brings a new status line: say again what holds.
   document.body.addEventListener("htmx:afterSwap", function () {
-    say(wakeStatus(), lock ? "on" : ("wakeLock" in navigator ? "off" : "unsupported"));
+    say(wakeStatus(), lock ? "on" : ("wakeLock" in navigator ? "off" : missing()));
   });
   acquire();
 

@@ -132,6 +132,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     ),  # the hint has not failed: back to it (a viewer's retry: test_viewers.py)
     "solver:table_plan": ("LHAAA", "LMMMM"),
     "solver:what_if": ("LMMMM", "LHAAA"),
+    "trust": ("AAAAA", "MMMMM"),  # public: a phone trusts the server before it logs in
+    "trust-certificate": ("HHHHH", "MMMMM"),  # 404 here: no make serve, so no local CA
 }
 
 
