@@ -343,3 +343,14 @@ def test_log_in_works_over_http_and_https_and_the_session_survives_a_restart(
         status, landed, page = browser.get(url("/"))
         assert status == 200 and "/accounts/login/" not in landed, (scheme, landed)
         assert "at-the-table" in page
+
+
+def test_behind_caddy_the_caller_is_the_phone_not_the_socket() -> None:
+    from config.wsgi import unix_socket_peer
+
+    through_caddy = {"REMOTE_ADDR": "", "HTTP_X_FORWARDED_FOR": "6.6.6.6, 192.0.2.7"}
+    unix_socket_peer(through_caddy)
+    assert through_caddy["REMOTE_ADDR"] == "192.0.2.7"
+    direct = {"REMOTE_ADDR": "192.0.2.9", "HTTP_X_FORWARDED_FOR": "6.6.6.6"}
+    unix_socket_peer(direct)  # a TCP peer keeps its own address, whatever it claims
+    assert direct["REMOTE_ADDR"] == "192.0.2.9"
