@@ -165,9 +165,9 @@ class Browser:
         _, _, page = self.get(url)
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
         assert token, page[:2000]
-        body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": token.group(1)}).encode()
+        form = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": token.group(1)}).encode()
         origin = "/".join(url.split("/")[:3])
-        request = urllib.request.Request(url, data=body, headers={"Origin": origin})
+        request = urllib.request.Request(url, data=form, headers={"Origin": origin})
         try:
             with self.opener.open(request, timeout=20) as response:
                 return int(response.status), response.url, response.read().decode()

@@ -14,7 +14,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from campaigns import services
+from campaigns.groups import services
 from campaigns.models import Membership
 
 pytestmark = pytest.mark.django_db
