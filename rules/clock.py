@@ -307,7 +307,7 @@ def clock_from_json_text(text: str) -> Clock:
         raise RulesError.from_wording(
             _NOT_JSON, "clock", msg=error.msg, line=error.lineno, column=error.colno
         ) from None
-    except jsontext.TooDeep as error:
+    except (jsontext.TooDeep, jsontext.BadText) as error:
         raise RulesError.from_wording(_NOT_JSON, "clock", msg=error, line=1, column=1) from None
     return Clock.from_json(data)
 

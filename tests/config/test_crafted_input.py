@@ -211,3 +211,95 @@ def test_the_editor_refuses_a_rules_line_nested_too_deep(owner: Client, group: G
     response = owner.post(f"/groups/{group.pk}/clocks/1-2/edit/", {"start": 1, "rules": "[" * 7000})
     assert response.status_code == 400
     assert response.context["form"].errors["rules"]
+
+
+# --- text that is not text: lone surrogates, NUL, noncharacters ------------------------------
+
+# JSON escapes, as a client writes them: json.dumps("\ud800") is '"\\ud800"'.
+NOT_TEXT = ["\ud800", "ab\udfffc", "\x00", "a\x00"]
+NONCHARACTERS = ["\ufdd0", "\ufffe", "\uffff", "\U0010ffff"]
+
+
+def _api_fields(group: Group) -> list[tuple[str, dict[str, Any], str]]:
+    """A string field of each kind of API write: (url, body, the field to spoil)."""
+    g = f"/api/groups/{group.pk}/"
+    return [
+        (g + "attempts/", {"clock": "1-1", "outcome": "failed", "players": 3}, "outcome"),
+        (g + "members/", {"username": "bob", "role": "member"}, "role"),
+        (g + "campaigns/", {"kind": "normal"}, "kind"),
+        ("/api/hints/", {"clock": "1-1", "colours": "SSMM/MMSS/SMSM"}, "clock"),
+        ("/api/groups/", {"name": "Table", "players": ["Ann", "Ben"]}, "name"),
+    ]
+
+
+@pytest.mark.parametrize("text", NOT_TEXT)
+def test_a_lone_surrogate_or_nul_in_a_json_string_is_a_400_with_a_reason(
+    owner: Client, group: Group, bob: User, text: str
+) -> None:
+    import json
+
+    for url, body, field in _api_fields(group):
+        response = owner.post(url, json.dumps({**body, field: text}), "application/json")
+        assert response.status_code == 400, (url, response.content[:200])
+        assert "not text that can be stored" in response.json()["detail"]
+    # In a key too, and deep inside an import.
+    url = f"/api/groups/{group.pk}/attempts/"
+    response = owner.post(url, json.dumps({text: 1}), content_type="application/json")
+    assert response.status_code == 400
+
+
+@pytest.mark.parametrize("url", _api_posts())
+def test_a_lone_surrogate_is_a_400_on_every_api_post(owner: Client, url: str) -> None:
+    response = owner.post(url, '{"name": "\\ud800"}', content_type="application/json")
+    assert response.status_code in (400, 404)  # 404: no group 1 for this caller
+    if response.status_code == 400:
+        assert "\\ud800" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("text", NONCHARACTERS)
+def test_noncharacters_are_judged_like_any_other_character(
+    owner: Client, group: Group, bob: User, text: str
+) -> None:
+    """Noncharacters are valid Unicode: let through, and each field says what it accepts."""
+    import json
+
+    for url, body, field in _api_fields(group):
+        response = owner.post(url, json.dumps({**body, field: text}), "application/json")
+        assert response.status_code < 500, (url, response.content[:200])
+    new = json.dumps({"name": f"Table {text}", "players": ["Ann", "Ben"]})
+    response = owner.post("/api/groups/", new, content_type="application/json")
+    assert response.status_code == 201, response.content
+    assert Group.objects.get(pk=response.json()["id"]).name == f"Table {text}"
+
+
+def test_the_import_page_refuses_a_lone_surrogate(owner: Client) -> None:
+    upload = SimpleUploadedFile("history.json", b'{"name": "\\ud800"}', "application/json")
+    response = owner.post("/groups/import/", {"history": upload})
+    assert response.status_code == 400
+    assert response.context["import_form"].errors["history"]
+
+
+def _pages(group: Group) -> list[tuple[str, str, dict[str, str]]]:
+    g = f"/groups/{group.pk}/"
+    return [
+        ("post", "/groups/", {"name": "\x00"}),
+        ("post", g + "record/", {"clock": "1-1", "outcome": "\x00", "players": "3"}),
+        ("post", g + "undo/", {"event": "\x00"}),
+        ("post", g + "members/", {"username": "a\x00", "role": "member"}),
+        ("post", g + "settings/", {"name": "\x00"}),
+        ("post", g + "clocks/1-2/edit/", {"start": "1", "rules": "\x00"}),
+        ("get", "/hints/new/", {"clock": "\x00", "group": str(group.pk)}),
+        ("get", g + "statistics/", {"session": "\x00"}),
+        ("get", "/join/a\x00b/", {}),
+        ("get", g + "table/plan/1-\x00/", {}),
+        ("post", "/accounts/login/", {"username": "a\x00", "password": "x"}),
+    ]
+
+
+def test_nul_in_a_form_query_or_path_is_a_400_with_a_reason(owner: Client, group: Group) -> None:
+    for method, url, data in _pages(group):
+        response = getattr(owner, method)(url, data)
+        assert response.status_code == 400, (method, url, data)
+        assert "NUL" in response.content.decode(), url
+    response = owner.get("/api/groups/", {"name": "\x00"})
+    assert response.status_code == 400 and "NUL" in response.json()["detail"]
