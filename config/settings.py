@@ -377,6 +377,8 @@ HINT_HOLD_FILE = env_str("HINT_HOLD_FILE", "")
 # slips: `python -m solver.bench --skip oracle --skip simulation --skip hint --effort 0.5`),
 # in half the time, so a first hint is answered in seconds. Tests set their own.
 HINT_EFFORT = 0.5
+# Beat fills the plan book (solver.prefill) while no hint waits; off: only by the command.
+PLAN_BOOK_PREFILL = env_bool("PLAN_BOOK_PREFILL", True)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # A worker writes a heartbeat this often; /healthz counts those seen within 3 periods.

@@ -99,6 +99,13 @@ class HintOut(serializers.ModelSerializer):
     url = serializers.SerializerMethodField()
     page = serializers.SerializerMethodField()
     failure = serializers.CharField(source="get_failure_display")
+    answered = serializers.ChoiceField(
+        choices=["plan_book", "computed"],
+        allow_null=True,
+        read_only=True,
+        help_text="When done: `plan_book` (answered at once from a result stored before, for "
+        "these colours or the same game seated another way) or `computed` (solved now).",
+    )
     result = serializers.SerializerMethodField(
         help_text="When done: {plan, pass_rate, interval, baseline_rate, odds, games, words, "
         "lines, details, words_all, partial, definition, slip_rate, pass_rate_with_slips, "
@@ -130,6 +137,7 @@ class HintOut(serializers.ModelSerializer):
             "stage",
             "result",
             "partial",
+            "answered",
             "failure",
             "queued_at",
             "started_at",

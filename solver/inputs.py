@@ -22,6 +22,7 @@ from rules.seats import Seats, most_face_up, parse_colours
 from solver.core.agents import MOST_SLIP_RATE
 from solver.core.search import SLIP_RATE
 from solver.core.simulate import check_slip_rate
+from solver.core.version import SOLVER_VERSION
 from solver.errors import HintError
 
 # HintInput.source for a clock whose special rules nobody knows: the base rules only.
@@ -45,7 +46,8 @@ class HintInput:
 
     def input_hash(self, effort: float, seed: int, odds_samples: int | None = None) -> str:
         """Same hash ⇔ same job: the full clock definition (so a new transcription is a
-        new input), the colours in canonical form, the budget, and the solver settings."""
+        new input), the colours in canonical form, the budget, the solver settings and its
+        version (``solver.core.version``: a new solver reuses no old result)."""
         key = {
             "clock": self.clock.to_json(),
             "base_rules": self.base_rules,
@@ -55,6 +57,7 @@ class HintInput:
             "seed": seed,
             "odds_samples": odds_samples,
             "slip_rate": self.slip_rate,
+            "solver": SOLVER_VERSION,
         }
         blob = json.dumps(key, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()

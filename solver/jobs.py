@@ -29,6 +29,7 @@ from kombu.exceptions import OperationalError
 from config.celery import app
 from ops.heartbeat import live_nodes, silent_after
 from rules.errors import RulesError
+from solver import plan_book
 from solver.core.search import HintResult, Stage, recommend
 from solver.models import ACTIVE_STATUSES, HintRequest
 from solver.results import result_json, with_ignored_rules
@@ -164,6 +165,7 @@ def run(hint_id: int, task_id: str, redelivered: bool = False, node: str = "") -
         log.info("Hint %s is not queued; message %s does nothing", hint_id, task_id)
         return
     hint = _with_retries(lambda: HintRequest.objects.get(pk=hint_id), f"hint {hint_id}: read")
+    began = time.monotonic()
     mine = HintRequest.objects.filter(pk=hint_id, status=Status.RUNNING, runs=number)
     best: list[HintResult | None] = [None]
     last_write = [time.monotonic()]
@@ -243,7 +245,12 @@ def run(hint_id: int, task_id: str, redelivered: bool = False, node: str = "") -
             beat_at=now,
         )
 
-    _with_retries(store, f"hint {hint_id}: result")
+    if _with_retries(store, f"hint {hint_id}: result") and not result.partial:
+        took = time.monotonic() - began
+        try:
+            _with_retries(lambda: plan_book.record(hint, data, took), f"hint {hint_id}: plan book")
+        except Exception:  # the hint is answered; the book misses one entry, no more
+            log.exception("Hint %s: not written to the plan book", hint_id)
 
 
 def _held() -> bool:

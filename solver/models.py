@@ -109,6 +109,9 @@ class HintRequest(models.Model):
     reused_from = models.ForeignKey(
         "self", models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # Answered from the plan book (a result stored before, for this input or a pattern that
+    # is the same game) rather than computed by a job for this row.
+    from_plan_book = models.BooleanField(default=False)
 
     queued_at = models.DateTimeField(default=timezone.now)
     # None while the message has not reached the broker (it was down): the resender's work.
@@ -193,6 +196,14 @@ class HintRequest(models.Model):
     @property
     def can_retry(self) -> bool:
         return self.status in (self.Status.FAILED, self.Status.CANCELLED)
+
+    @property
+    def answered(self) -> str | None:
+        """How a finished hint was answered: "plan_book" (a result stored before) or
+        "computed" (a job for this row); None until it is done."""
+        if self.status != self.Status.DONE:
+            return None
+        return "plan_book" if self.from_plan_book else "computed"
 
     def stage_label(self) -> str:
         """Where the job is, in the reader's language."""
@@ -327,3 +338,43 @@ class Seating(models.Model):
 
     def __str__(self) -> str:
         return " / ".join(self.names)
+
+
+class PlanBookEntry(models.Model):
+    """One answer of the plan book (``solver.plan_book``): the result of a hint for a class
+    of colour patterns that are the same game (``solver.core.symmetry``), on one clock
+    definition, budget and solver settings. Written by every complete hint job and by the
+    prefill; read by every new hint, which takes it, worded for its own table, instead of a
+    job. ``key`` holds the solver's version (``solver.core.version``): a new version finds
+    none of the old entries."""
+
+    class Source(models.TextChoices):
+        HINT = "hint", "hint"
+        PREFILL = "prefill", "prefill"
+
+    key = models.CharField(max_length=64, unique=True)
+    solver_version = models.PositiveIntegerField()
+    clock_id = models.CharField(max_length=16)
+    clock_definition = models.JSONField()
+    base_rules = models.BooleanField(default=False)
+    # The pattern the result was computed for (the asker's, or the class's name for the
+    # prefill): a table asking with another pattern of the class gets it mapped onto its own.
+    colours = models.CharField(max_length=40)
+    pattern = models.CharField(max_length=40)  # the class's name (symmetry.canonical)
+    players = models.PositiveSmallIntegerField()
+    face_up = models.PositiveSmallIntegerField()
+    effort = models.FloatField()
+    seed = models.PositiveIntegerField(default=0)
+    odds_samples = models.PositiveIntegerField(null=True, blank=True)
+    slip_rate = models.FloatField()
+    result = models.JSONField()  # as a hint's row stores it (solver.results.result_json)
+    source = models.CharField(max_length=8, choices=Source.choices)
+    hint = models.ForeignKey(HintRequest, models.SET_NULL, null=True, blank=True, related_name="+")
+    seconds = models.FloatField(default=0.0)  # how long computing it took
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["solver_version", "clock_id"], name="plan_book_clock_idx")]
+
+    def __str__(self) -> str:
+        return f"plan book {self.clock_id} {self.pattern} face-up {self.face_up}"

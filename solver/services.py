@@ -21,10 +21,11 @@ from django.utils.translation import gettext as _
 from campaigns.models import Attempt, Campaign, Group, Membership
 from rules.canonical import fingerprint
 from rules.clock import Clock
+from solver import plan_book
 from solver.errors import HintLimitReached
 from solver.inputs import HintInput
 from solver.jobs import send
-from solver.models import ACTIVE_STATUSES, HintRequest
+from solver.models import ACTIVE_STATUSES, HintRequest, PlanBookEntry
 from solver.results import in_language
 from solver.seating import remember
 
@@ -58,8 +59,9 @@ def request_hint(
     """The hint for this input: (row, created).
 
     - the same user's queued or running job for the same input (a double tap): that row;
-    - a complete result for the same input finished within a day: a new row, done at once,
-      sharing that result (no job);
+    - the plan book's entry for this input's class of patterns (``solver.plan_book``), or a
+      complete result for the same input finished within a day: a new row, done at once,
+      with that result worded for this table (no job);
     - otherwise a new queued row, sent to the workers once the transaction commits.
 
     HintLimitReached when the user has MAX_ACTIVE jobs in progress or asked MAX_PER_HOUR
@@ -115,6 +117,23 @@ def request_hint(
                 _("You asked for %(n)s hints in the last hour; please wait a few minutes.")
                 % {"n": MAX_PER_HOUR}
             )
+        found = _from_plan_book(hint_input, job_effort, seed, samples, lang)
+        if found is not None:
+            entry, result = found
+            _remember(group, hint_input)
+            hint = HintRequest.objects.create(
+                **fields,
+                status=Status.DONE,
+                progress=100,
+                stage="reused",
+                result=result,
+                reused_from=entry.hint,
+                from_plan_book=True,
+                sent_at=now,
+                started_at=now,
+                finished_at=now,
+            )
+            return hint, True
         done = (
             HintRequest.objects.filter(
                 input_hash=input_hash,
@@ -134,6 +153,7 @@ def request_hint(
                 stage="reused",
                 result=in_language(done.result or {}, lang),
                 reused_from=done,
+                from_plan_book=True,
                 sent_at=now,
                 started_at=now,
                 finished_at=now,
@@ -157,6 +177,37 @@ def request_hint(
         transaction.on_commit(partial(send, hint.pk))
     hint.refresh_from_db()  # sent_at, as the send after commit left it
     return hint, True
+
+
+def _from_plan_book(
+    hint_input: HintInput, job_effort: float, seed: int, samples: int | None, lang: str
+) -> tuple[PlanBookEntry, dict[str, Any]] | None:
+    """The plan book's entry for this input's class of patterns, and its result for this
+    table; None when the book has none."""
+    key = plan_book.book_key(
+        hint_input.clock,
+        hint_input.base_rules,
+        hint_input.seats,
+        hint_input.face_up,
+        effort=job_effort,
+        seed=seed,
+        odds_samples=samples,
+        slip_rate=hint_input.slip_rate,
+    )
+    entry = PlanBookEntry.objects.filter(key=key.key).first()
+    if entry is None:
+        return None
+    result = plan_book.answer(
+        entry,
+        key,
+        hint_input.clock,
+        hint_input.base_rules,
+        hint_input.seats,
+        hint_input.face_up,
+        hint_input.names,
+        lang,
+    )
+    return None if result is None else (entry, result)
 
 
 def _remember(group: Group | None, hint_input: HintInput) -> None:

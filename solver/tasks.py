@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 REAP_EVERY = 30.0  # seconds (beat's backstop; workers reap at each heartbeat period)
 RESEND_EVERY = 30.0
 CLEAN_EVERY = 24 * 3600.0
+PREFILL_EVERY = 120.0  # a slice of the plan book's prefill (solver.prefill.SLICE_SECONDS long)
 
 
 @app.task(bind=True, name=jobs.RUN_HINT)
@@ -61,6 +62,22 @@ def resend_queued_hints() -> int:
 @app.task(name="solver.clean_old_hints")
 def clean_old_hints() -> int:
     return jobs.clean_old()
+
+
+@app.task(name="solver.prefill_plan_book")
+def prefill_plan_book() -> dict[str, object]:
+    """A slice of the plan book's prefill (``solver.prefill``): only while no hint waits or
+    runs, on one core, for at most ``prefill.SLICE_SECONDS``; beat sends the next slice."""
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    from solver import prefill
+
+    if not settings.PLAN_BOOK_PREFILL:
+        return {"computed": 0, "stopped": "PLAN_BOOK_PREFILL is off"}
+    try:
+        return prefill.prefill_slice()
+    except SoftTimeLimitExceeded:  # a slow pattern on a busy machine: done again later
+        return {"computed": 0, "stopped": "time limit"}
 
 
 @task_failure.connect
@@ -166,6 +183,13 @@ def setup_periodic_tasks(sender: Celery, **kwargs: Any) -> None:
     )
     sender.add_periodic_task(RESEND_EVERY, resend_queued_hints.s(), name="hints: resend queued")
     sender.add_periodic_task(CLEAN_EVERY, clean_old_hints.s(), name="hints: clean old results")
+    # One slice at a time: a message not taken within its period is dropped.
+    sender.add_periodic_task(
+        PREFILL_EVERY,
+        prefill_plan_book.s(),
+        name="plan book: prefill while idle",
+        options={"expires": PREFILL_EVERY},
+    )
 
 
 app.on_after_finalize.connect(setup_periodic_tasks)

@@ -45,4 +45,5 @@ def test_the_periodic_tasks_are_scheduled() -> None:
         "solver.reap_stale_hints",
         "solver.resend_queued_hints",
         "solver.clean_old_hints",
+        "solver.prefill_plan_book",
     } <= names

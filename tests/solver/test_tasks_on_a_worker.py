@@ -29,7 +29,7 @@ from config.celery import app as celery_app
 from solver import jobs, services
 from solver.core.search import Stage
 from solver.inputs import parse_input
-from solver.models import HintRequest
+from solver.models import HintRequest, PlanBookEntry
 from solver.tasks import run_hint
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -156,6 +156,23 @@ def test_the_same_input_within_a_day_reuses_the_finished_result(
     assert again.runs == 0
     assert again.result is not None and first.result is not None
     assert again.result["plan"] == first.result["plan"]
+
+
+def test_a_finished_job_answers_the_same_game_seated_another_way(
+    celery_worker: Any, alice: User, bob: User, login: Callable[[User], Client]
+) -> None:
+    # The worker's job writes the plan book; a table seated one place round, each hand in
+    # another order, is answered from it at once, the plan's seats renumbered onto it.
+    first = ask(login(alice), colours="SSSM/MMSS/SMMM")
+    assert wait_for(lambda: finished(first))
+    assert first.status == Status.DONE and first.result is not None
+    assert PlanBookEntry.objects.filter(hint=first, source="hint").count() == 1
+    again = ask(login(bob), colours="SMSM/MMSM/MSSS")  # turned by one seat
+    assert (again.status, again.from_plan_book, again.runs) == (Status.DONE, True, 0)
+    assert again.result is not None
+    opener = first.result["plan"]["opener"]
+    assert again.result["plan"]["opener"] == (opener - 2) % 3 + 1
+    assert again.result["pass_rate"] == first.result["pass_rate"]
 
 
 # --- (2) a redelivered message, a killed worker ----------------------------------------------

@@ -1,0 +1,236 @@
+"""Prefilling the plan book: every colour pattern a table can see, computed before anyone
+asks, so that a first hint is answered at once (``solver.plan_book``).
+
+``prefill(game…)`` walks the classes of patterns (``solver.core.symmetry``: one pattern per
+class, most often dealt first) for each table size and face-up budget, skips the classes
+the book already holds (so a stopped prefill resumes where it stopped), and stores each
+result as a hint job stores its own (``solver.results.result_json``), with the settings a
+new hint uses (``solver.services.effort``…), so a later hint finds it.
+
+Two callers:
+
+* ``manage.py prefill_plans --clock C [--players N] [--face-up F]``: one clock, in the
+  foreground, with a progress bar.
+* the beat task ``solver.prefill_plan_book`` (``solver.tasks``): the shipped clocks' games
+  and the confirmed community definitions, a slice at a time, **only while no hint waits or
+  runs**. Before each pattern, and at every progress report of the search inside one, it
+  looks for a queued or running hint; if there is one it drops the pattern (redone later)
+  and ends. It runs the solver's kernels on one thread (``numba.set_num_threads(1)``): at
+  most one core, while a hint uses them all. A slice ends after ``SLICE_SECONDS``, within
+  the worker's soft time limit; beat sends the next one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count
+
+from rules.catalogue import load_catalogue
+from rules.clock import Clock
+from rules.game import PLAYER_COUNTS
+from rules.seats import most_face_up, parse_colours
+from solver import plan_book
+from solver.core.search import SLIP_RATE, recommend
+from solver.core.symmetry import PatternClass, colour_symmetric, pattern_classes
+from solver.core.version import SOLVER_VERSION
+from solver.models import ACTIVE_STATUSES, HintRequest, PlanBookEntry
+from solver.results import result_json
+
+SLICE_SECONDS = 90.0  # one beat task's work (the soft time limit is 120 s by default)
+
+
+class Yielded(Exception):
+    """A hint is waiting or running: the prefill stops and leaves the machine to it."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """A clock as hints play it: the definition and whether it is played by the base rules
+    (``plan_book.solved_clock``)."""
+
+    clock: Clock
+    base_rules: bool
+    label: str
+
+
+@dataclass(frozen=True)
+class Item:
+    game: Game
+    players: int
+    face_up: int
+    pattern: PatternClass
+    key: plan_book.BookKey
+
+
+def settings_now() -> dict[str, Any]:
+    """The solver settings a new hint is computed with (``solver.services``)."""
+    from solver.services import effort, odds_samples
+
+    return {"effort": effort(), "seed": 0, "odds_samples": odds_samples(), "slip_rate": SLIP_RATE}
+
+
+def face_ups_for(players: int) -> list[int]:
+    """The budgets a campaign gives a table: the players, plus each flipped Bonus token."""
+    return list(range(players, most_face_up(players) + 1))
+
+
+def items(
+    game: Game, players: list[int], face_ups: list[int] | None, settings: dict[str, Any]
+) -> Iterator[Item]:
+    """Every (table size, budget, class of patterns) of ``game``, in the order it is filled:
+    budget by budget (the usual one first), the most often dealt patterns first."""
+    symmetric = colour_symmetric(plan_book.solved_clock(game.clock, game.base_rules))
+    rounds = max(len(face_ups_for(n)) for n in players) if face_ups is None else len(face_ups)
+    for index in range(rounds):
+        for n in players:
+            budgets = face_ups_for(n) if face_ups is None else face_ups
+            if index >= len(budgets):
+                continue
+            for pattern in pattern_classes(n, symmetric):
+                key = plan_book.book_key(
+                    game.clock,
+                    game.base_rules,
+                    parse_colours(pattern.colours),
+                    budgets[index],
+                    **settings,
+                )
+                yield Item(game, n, budgets[index], pattern, key)
+
+
+def missing(batch: list[Item]) -> list[Item]:
+    have = set(
+        PlanBookEntry.objects.filter(key__in=[item.key.key for item in batch]).values_list(
+            "key", flat=True
+        )
+    )
+    return [item for item in batch if item.key.key not in have]
+
+
+def compute(
+    item: Item, settings: dict[str, Any], busy: Callable[[], bool] | None = None
+) -> PlanBookEntry:
+    """Solve one class (its named pattern) and store it; Yielded when ``busy`` says a hint
+    is waiting, checked at each progress report of the search."""
+    import numba
+
+    solved = plan_book.solved_clock(item.game.clock, item.game.base_rules)
+
+    def progress(percent: int, stage: Any, best: Any) -> None:
+        del percent, stage, best
+        if busy is not None and busy():
+            raise Yielded
+
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)  # one core: a hint may be running beside it
+    started = time.monotonic()
+    try:
+        result = recommend(
+            solved,
+            parse_colours(item.pattern.colours),
+            item.face_up,
+            seed=settings["seed"],
+            effort=settings["effort"],
+            progress=progress,
+            base_rules=item.game.base_rules,
+            odds_samples=settings["odds_samples"],
+            slip_rate=settings["slip_rate"],
+        )
+    finally:
+        numba.set_num_threads(threads)
+    entry, _ = PlanBookEntry.objects.get_or_create(
+        key=item.key.key,
+        defaults={
+            "solver_version": SOLVER_VERSION,
+            "clock_id": item.game.clock.id,
+            "clock_definition": item.game.clock.to_json(),
+            "base_rules": item.game.base_rules,
+            "colours": item.pattern.colours,
+            "pattern": item.key.pattern,
+            "players": item.players,
+            "face_up": item.face_up,
+            "result": result_json(result, "en"),
+            "source": PlanBookEntry.Source.PREFILL,
+            "seconds": time.monotonic() - started,
+            **settings,
+        },
+    )
+    return entry
+
+
+def hint_waiting() -> bool:
+    """Is a table's hint queued or running? Then the prefill leaves the machine to it."""
+    return HintRequest.objects.filter(status__in=ACTIVE_STATUSES).exists()
+
+
+# --- What the beat task fills -----------------------------------------------------------------
+
+
+def shipped_games() -> list[Game]:
+    """The games of the shipped clocks, each once (most are the base rules: one game)."""
+    games: dict[str, Game] = {}
+    for clock in load_catalogue().values():
+        base = not clock.transcribed
+        solved = plan_book.solved_clock(clock, base)
+        name = repr(plan_book.game(solved))
+        games.setdefault(name, Game(clock, base, clock.id))
+    return list(games.values())
+
+
+def community_games() -> list[Game]:
+    """The confirmed community definitions (typed by CONFIRMED_AT groups or more) and the
+    promoted ones, not hidden."""
+    from campaigns.definitions.community import CONFIRMED_AT
+    from campaigns.models import ClockTranscription, CommunityDefinition
+
+    typed = (
+        ClockTranscription.objects.filter(latest=True, adopted=False)
+        .exclude(group__share_with_community=False)
+        .values("clock_id", "fingerprint")
+        .annotate(groups=Count("group", distinct=True))
+        .filter(groups__gte=CONFIRMED_AT)
+    )
+    confirmed = {(row["clock_id"], row["fingerprint"]) for row in typed}
+    games = []
+    for definition in CommunityDefinition.objects.filter(hidden=False).order_by("clock_id", "id"):
+        if definition.promoted or (definition.clock_id, definition.fingerprint) in confirmed:
+            clock = Clock.from_json(definition.definition)
+            games.append(Game(clock, not clock.transcribed, f"{clock.id} {definition.fingerprint}"))
+    return games
+
+
+def prefill_slice(
+    seconds: float = SLICE_SECONDS, busy: Callable[[], bool] = hint_waiting
+) -> dict[str, Any]:
+    """The beat task's body: fill missing entries for at most ``seconds``, stopping as soon as
+    a hint waits. Returns what it did."""
+    settings = settings_now()
+    deadline = time.monotonic() + seconds
+    done = 0
+    for game in (*shipped_games(), *community_games()):
+        for batch in _batches(items(game, list(PLAYER_COUNTS), None, settings)):
+            for item in missing(batch):
+                if busy():
+                    return {"computed": done, "stopped": "a hint is waiting"}
+                if time.monotonic() >= deadline:
+                    return {"computed": done, "stopped": "slice over"}
+                try:
+                    compute(item, settings, busy)
+                except Yielded:
+                    return {"computed": done, "stopped": "a hint is waiting"}
+                done += 1
+    return {"computed": done, "stopped": "the book is full"}
+
+
+def _batches(source: Iterator[Item], size: int = 200) -> Iterator[list[Item]]:
+    batch: list[Item] = []
+    for item in source:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
