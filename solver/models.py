@@ -284,7 +284,7 @@ class HintRequest(models.Model):
         if not self.result:
             return self.result
         speech = self.speech(lang)
-        ignored = self._ignored_rules(lang)
+        ignored = self.ignored_rules(lang)
         data = {
             **self.result,
             "ignored_rules": ignored,
@@ -311,7 +311,7 @@ class HintRequest(models.Model):
             ]
         return data
 
-    def _ignored_rules(self, lang: str) -> list[str]:
+    def ignored_rules(self, lang: str) -> list[str]:
         """The words of the clock's rules the plan does not know (``described``)."""
         try:
             return list(self.clock().described_texts(lang))

@@ -186,6 +186,8 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
             "with_slips": _pct(with_slips) if with_slips is not None and slip_rate else "",
             "every": moves_per_slip(slip_rate),
         }
+        # Rules in the table's own words the plan does not know: its odds are at most these.
+        context["ignored_rules"] = hint.ignored_rules(lang)
         plans = offered(result)
         context["shown_index"] = index
         context["plans"] = [

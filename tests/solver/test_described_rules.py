@@ -132,3 +132,37 @@ def test_a_hint_without_described_rules_is_not_an_upper_bound(
     result = client.get(f"/api/hints/{hint.pk}/").json()["result"]
     assert result["odds_upper_bound"] is False
     assert result["ignored_rules"] == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "warning", "bound"),
+    [
+        ("en", "adjust it yourselves", "at most"),
+        ("nl", "pas het zelf aan", "hoogstens"),
+        ("ja", "自分たちで調整してください", "最大"),
+    ],
+)
+def test_the_hint_page_warns_and_labels_the_rates_an_upper_bound(
+    api: Callable[[User], APIClient],
+    login: Callable[[User], Any],
+    alice: User,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+    lang: str,
+    warning: str,
+    bound: str,
+) -> None:
+    monkeypatch.setattr("solver.jobs.app.send_task", lambda *args, **kwargs: None)
+    with django_capture_on_commit_callbacks(execute=True):
+        api(alice).post(
+            "/api/hints/", {"clock": DEFINITION, "colours": "SSMM/MMSS/SMSM"}, format="json"
+        )
+    hint = HintRequest.objects.get()
+    HintRequest.objects.filter(pk=hint.pk).update(effort=0.05, odds_samples=200)
+    jobs.run(hint.pk, "task-1")
+    page = login(alice).get(f"/hints/{hint.pk}/", HTTP_ACCEPT_LANGUAGE=lang)
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert NEAREST in text
+    assert warning in text
+    assert bound in text
