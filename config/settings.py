@@ -291,11 +291,15 @@ for _scope, _rate in THROTTLE_RATES.items():
     if not (_count.isdigit() and _slash and _period[:1] in "smhd" and _period):
         raise ImproperlyConfigured(f"THROTTLE_{_scope.upper()} must look like 60/minute: {_rate!r}")
 
-# Log-in attempts (django-axes): after AXES_FAILURE_LIMIT wrong passwords in a row for one
-# account, or from one address, further attempts are refused (429) for the cool-off time.
+# Log-in attempts (accounts/lockout.py, on django-axes): after AXES_FAILURE_LIMIT wrong
+# passwords in a row for one account from one address, that pair is refused (429) for the
+# cool-off time; the account stays open from every other address. An address is refused for
+# every account only after LOGIN_ADDRESS_FAILURE_LIMIT failures within an hour.
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_HANDLER = "accounts.lockout.LoginHandler"
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 50, minimum=1)
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.login_ip"

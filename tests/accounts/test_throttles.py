@@ -20,29 +20,52 @@ def log_in(username: str, password: str, ip: str) -> Any:
     return Client(REMOTE_ADDR=ip).post(LOGIN, {"username": username, "password": password})
 
 
-def test_wrong_passwords_lock_the_account_even_from_other_addresses(
+def test_an_attacker_locks_only_themself_out_and_the_victim_logs_in(
     alice: User, settings: Any
 ) -> None:
     limit = settings.AXES_FAILURE_LIMIT
     assert limit == 10  # the production default
-    for n in range(limit - 1):
-        assert log_in("alice", "wrong", f"10.0.0.{n}").status_code == 200
-    assert log_in("alice", "wrong", "10.0.0.99").status_code == 429  # the tenth locks
-    # The right password, from yet another address: still refused, with a sentence.
-    response = log_in("alice", "password", "10.0.1.1")
+    for _ in range(limit - 1):
+        assert log_in("alice", "wrong", "203.0.113.66").status_code == 200
+    assert log_in("alice", "wrong", "203.0.113.66").status_code == 429  # the tenth locks
+    # The attacker's address, even with the right password: refused, with a sentence.
+    response = log_in("alice", "password", "203.0.113.66")
     assert response.status_code == 429
     assert "Too many wrong passwords" in response.content.decode()
     assert "_auth_user_id" not in response.client.session
-    # Someone else logs in fine (not the same address as any failure).
-    User.objects.create_user("erin", password="password")
-    assert log_in("erin", "password", "10.0.1.2").status_code == 302
+    # Alice, from her own address, while the attacker is locked out: in.
+    assert log_in("alice", "password", "198.51.100.7").status_code == 302
+    assert log_in("alice", "wrong", "203.0.113.66").status_code == 429  # still locked
 
 
-def test_wrong_passwords_from_one_address_lock_that_address(alice: User, settings: Any) -> None:
-    for n in range(settings.AXES_FAILURE_LIMIT):
-        log_in(f"guess{n}", "wrong", "10.9.9.9")
-    assert log_in("alice", "password", "10.9.9.9").status_code == 429
-    assert log_in("alice", "password", "10.9.9.10").status_code == 302
+def test_no_number_of_addresses_locks_an_account_for_everyone(alice: User) -> None:
+    for n in range(30):
+        log_in("alice", "wrong", f"10.0.{n}.1")
+        log_in("alice", "wrong", f"10.0.{n}.1")
+    assert log_in("alice", "password", "198.51.100.7").status_code == 302
+
+
+def test_password_spraying_from_one_address_is_stopped(alice: User, settings: Any) -> None:
+    """Few tries per account, many accounts: the address is refused once it used up its
+    failures across accounts (50 an hour), even for an account it never tried."""
+    limit = settings.LOGIN_ADDRESS_FAILURE_LIMIT
+    assert limit == 50  # the production default, far above one account's 10
+    codes = [log_in(f"player{n}", "wrong", "203.0.113.9").status_code for n in range(limit)]
+    assert codes == [200] * (limit - 1) + [429]
+    response = log_in("alice", "password", "203.0.113.9")
+    assert response.status_code == 429
+    assert "_auth_user_id" not in response.client.session
+    # Another address is not concerned.
+    assert log_in("alice", "password", "203.0.113.10").status_code == 302
+
+
+def test_a_few_typos_from_one_address_lock_no_one(alice: User, bob: User) -> None:
+    """A cafe's Wi-Fi: several players mistype, nobody is locked out."""
+    for name in ("alice", "bob", "carol", "dan"):
+        for _ in range(5):
+            log_in(name, "wrong", "192.0.2.80")
+    assert log_in("alice", "password", "192.0.2.80").status_code == 302
+    assert log_in("bob", "password", "192.0.2.80").status_code == 302
 
 
 def test_a_right_password_before_the_limit_starts_the_count_again(alice: User) -> None:
