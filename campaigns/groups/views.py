@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count, Max, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -57,10 +58,14 @@ INVITE_SESSION_KEY = "campaigns_invite"
 # --- dashboard ----------------------------------------------------------------------------
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """My groups with their chapter, next clock and last session; a form for a new group."""
+    """My groups with their chapter, next clock and last session; a form for a new group.
+    A signed-out visitor gets the front door instead: what Timekeeper does, Sign up, Log in."""
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        return render(request, "front_door.html")
     form = GroupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

@@ -103,7 +103,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "campaigns:table": ("LHAAA", "LMMMM"),
     "campaigns:transcribe": ("LHDAA", "LHDAA"),  # viewers do not open the editor
     "campaigns:undo": ("LMMMM", "LHDAA"),
-    "dashboard": ("LAAAA", "LAAAA"),
+    "dashboard": ("AAAAA", "LAAAA"),  # signed out: the front door; a POST asks to log in
     "healthz": ("AAAAA", "MMMMM"),
     "login": ("AAAAA", "AAAAA"),
     "logout": ("MMMMM", "AAAAA"),
