@@ -13,11 +13,11 @@ import shutil
 import sys
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import ViewportSize, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "static" / "img" / "front"
-SIZE = {"width": 390, "height": 560}
+SIZE: ViewportSize = {"width": 390, "height": 560}
 
 
 def main() -> int:
