@@ -9,8 +9,9 @@ Prints, without asserting anything about time:
 - slips: on that clock at face-up = players and slip rate 0.05, the plan a clean search
   chooses (slip rate 0: today's clean-optimised plan) against the plan the search chooses on
   slips, both played on the same fresh deals with the same slips: clean rate, rate with
-  slips, and what slips cost. The load average is printed with every timing: the machine
-  may be shared.
+  slips, and what slips cost, as the strength table (per player count, both searches side
+  by side, with the figures before this round and the targets). The load average is
+  printed with every timing: the machine may be shared.
 
 ``--quick`` runs a smaller version (for a smoke test); ``--effort`` scales the hints.
 """
@@ -95,34 +96,56 @@ def _load() -> str:
         return "load unknown"
 
 
+# The issue's figures for the base clock (face-up = players, slip rate 0.05), as
+# (clean, with slips) of the search on slips: where we started this round, and the targets.
+BEFORE = {2: (0.70, 0.63), 3: (0.64, 0.58), 4: (0.58, 0.525)}
+TARGETS = {2: 0.75, 3: 0.68, 4: 0.62}  # clean, losing at most 0.04 to slips
+
+
 def _slips_numbers(effort: float, games: int, rate: float = 0.05) -> None:
+    """The strength table: per player count, the plan of the clean search and of the search
+    on slips, both on the same fresh deals and slips: clean, with slips, lost to slips."""
     from solver.core.search import recommend
     from solver.core.simulate import draw_slips, draw_values, pass_count
 
+    rows = []
     for players, colours in TABLES.items():
         seats = parse_colours(colours)
-        plans = {}
-        for label, slip_rate in (("clean-optimised", 0.0), ("chosen on slips", rate)):
+        values = draw_values(seats, games, seed=424_242)
+        slips = draw_slips(games, seed=424_242)
+        row = []
+        for label, slip_rate in (("clean search", 0.0), ("search on slips", rate)):
             started = time.perf_counter()
             hint = recommend(
                 BASE, seats, players, seed=0, effort=effort, compute_odds=False, slip_rate=slip_rate
             )
             elapsed = time.perf_counter() - started
-            plans[label] = hint.plan
-            print(
-                f"slips, {players} players: search ({label}, effort {effort}) {elapsed:.1f} s, "
-                f"{_load()}; offers {', '.join('/'.join(a.kinds) for a in hint.alternatives)}"
+            clean = pass_count(BASE, seats, hint.plan, players, values) / games
+            slipped = (
+                pass_count(BASE, seats, hint.plan, players, values, "auto", rate, slips) / games
             )
-        values = draw_values(seats, games, seed=424_242)
-        slips = draw_slips(games, seed=424_242)
-        for label, plan in plans.items():
-            clean = pass_count(BASE, seats, plan, players, values) / games
-            slipped = pass_count(BASE, seats, plan, players, values, "auto", rate, slips) / games
+            row.append((clean, slipped))
             print(
-                f"slips, {players} players, {label}: clean {clean:.3f}, with slips ({rate}) "
-                f"{slipped:.3f}, lost to slips {clean - slipped:.3f} ({games:,} fresh deals)"
+                f"slips, {players} players: {label} (effort {effort}) {elapsed:.1f} s, {_load()}; "
+                f"offers {', '.join('/'.join(a.kinds) for a in hint.alternatives)}; "
+                f"plan {hint.plan.to_json()}"
             )
-            print(f"  plan: {plan.to_json()}")
+        rows.append((players, row))
+    print(
+        f"strength, base clock, face-up = players, {games:,} fresh deals, slip rate {rate}:\n"
+        f"{'players':>7} | {'clean search':^20} | {'search on slips':^20} | "
+        f"{'before (clean/slips)':^20} | target clean"
+    )
+    print(
+        f"{'':>7} | {'clean':>6} {'slips':>6} {'lost':>6} | {'clean':>6} {'slips':>6} {'lost':>6} |"
+    )
+    for players, row in rows:
+        cells = " | ".join(f"{c:6.3f} {s:6.3f} {c - s:6.3f}" for c, s in row)
+        before = BEFORE[players]
+        print(
+            f"{players:>7} | {cells} | {before[0]:>9.3f}/{before[1]:<10.3f} | "
+            f"{TARGETS[players]:.2f}, lost <= 0.04"
+        )
 
 
 def main(argv: list[str] | None = None) -> None:

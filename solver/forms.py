@@ -202,7 +202,14 @@ class WhatIfForm(forms.Form):
     # Which of the hint's offered plans the targets vary (0: the recommended one).
     plan = forms.IntegerField(min_value=0, max_value=9, required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args: Any, players: int, targets: Sequence[float], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        players: int,
+        targets: Sequence[float],
+        names: Sequence[str] = (),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         for segment in range(1, 7):
             initial = targets[segment - 1] if len(targets) >= segment else None
@@ -212,8 +219,15 @@ class WhatIfForm(forms.Form):
                 max_value=100,
                 initial=initial,
             )
+        # Seats by the table's names where it gave them, as the plan's words call them.
         cast(forms.ChoiceField, self.fields["opener"]).choices = [
-            (seat, _("Seat %(n)s") % {"n": seat}) for seat in range(1, players + 1)
+            (
+                seat,
+                names[seat - 1]
+                if seat <= len(names) and names[seat - 1]
+                else _("Seat %(n)s") % {"n": seat},
+            )
+            for seat in range(1, players + 1)
         ]
 
     def targets(self) -> list[float]:

@@ -88,9 +88,9 @@ def kind_label(kind: str) -> str:
 
 def kind_help(kind: str) -> str:
     helps = {
-        "recommended": _("passes most often with slips"),
-        "simplest": _("the fewest sentences to say, nearly as good"),
-        "bold": _("passes most often if everyone plays it as said"),
+        "recommended": _("best when someone slips now and then"),
+        "simplest": _("easiest to remember"),
+        "bold": _("best if nobody slips"),
     }
     return helps.get(kind, "")
 

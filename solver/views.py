@@ -171,6 +171,11 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
             "high": _pct(outcome.mine.interval[1], 1),
             "games": outcome.mine.games,
             "suggested": _pct(outcome.suggested.pass_rate),
+            # The headline figure of the plan varied, when What if measured it otherwise.
+            "headline": ""
+            if _pct(outcome.suggested.pass_rate) == _pct(shown.get("pass_rate"))
+            else _pct(shown.get("pass_rate")),
+            "headline_games": (hint.result or {}).get("games"),
         }
     if hint.status == HintRequest.Status.DONE and hint.result:
         result = hint.result
@@ -215,6 +220,7 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
             context["what_if_form"] = WhatIfForm(
                 players=hint.players,
                 targets=targets,
+                names=hint.names or (),
                 initial={"opener": shown.get("plan", {}).get("opener", 1), "plan": index},
             )
     return context
@@ -270,7 +276,9 @@ def hint_what_if(request: AuthenticatedHttpRequest, hint_id: int) -> HttpRespons
     hint = get_hint_for_user(request.user, hint_id)
     if hint.status != HintRequest.Status.DONE or not hint.result:
         return redirect("solver:detail", hint.pk)
-    form = WhatIfForm(request.POST, players=hint.players, targets=hint.spoken_targets())
+    form = WhatIfForm(
+        request.POST, players=hint.players, targets=hint.spoken_targets(), names=hint.names or ()
+    )
     outcome = None
     status = 200
     if form.is_valid():

@@ -616,6 +616,9 @@ def _choose(
         *(run.plan(g) for g in _simpler(leader)),
         *(run.plan(g) for _, _, g in clean_field[:1]),
         run.plan(prior),
+        # Today's prior said more simply: other targets aloud, no band, no "open every
+        # segment" — a candidate for the simplest plan a table can tell apart.
+        run.plan(_simpler(prior)[-1]),
     ):
         if plan not in choices:  # plans hold dicts: compared, not hashed
             choices.append(plan)
@@ -630,6 +633,7 @@ def _choose(
         sentences = plan_size(plan, run.clock, run.seats, run.face_up)[0]
         measured.append((plan, won / n, won_slips / n, sentences, run.words(plan)))
     roles = _roles(measured)
+    roles["simplest"] = _simplest(run, measured, roles["recommended"])
     if run.best is not None:
         plan, clean, with_slips, _, words = measured[roles["recommended"]]
         if with_slips > (run.best.pass_rate_with_slips or 0.0):
@@ -704,7 +708,43 @@ def _fresh_deals(
                 run, ("recommended",), _measure(run, clean_pick), (clean_won, clean_slips), n
             )
             alternatives = _promote(alternatives, chosen)
-    return chosen, alternatives, base_won / n
+    return chosen, _distinct(run, alternatives), base_won / n
+
+
+SIMPLER_WORDS = 0.8  # "simplest" says fewer sentences, or at most this share of the words
+
+
+def _distinct(run: _Run, alternatives: list[Alternative]) -> list[Alternative]:
+    """The plans to offer, recommended first: plans that say the same lines aloud are
+    offered once (the first, with the kinds of all), and "simplest" only where it is simpler
+    aloud than the recommended plan (fewer sentences, or at most SIMPLER_WORDS of the
+    words) and within SIMPLEST_WITHIN of its rate with slips."""
+    merged: list[tuple[tuple[str, ...], Alternative]] = []
+    for other in alternatives:
+        lines = plan_speech(other.plan, run.clock, run.seats, run.face_up, "en").lines
+        for index, (said, kept) in enumerate(merged):
+            if said == lines:
+                kinds = {*kept.kinds, *other.kinds}
+                merged[index] = (said, replace(kept, kinds=tuple(k for k in KINDS if k in kinds)))
+                break
+        else:
+            merged.append((lines, other))
+    offered = [other for _, other in merged]
+    first = offered[0]
+    out = []
+    for other in offered:
+        if "simplest" in other.kinds and not (
+            other is not first
+            and (
+                other.sentences < first.sentences
+                or other.word_count <= SIMPLER_WORDS * first.word_count
+            )
+            and other.pass_rate_with_slips >= first.pass_rate_with_slips - SIMPLEST_WITHIN
+        ):
+            other = replace(other, kinds=tuple(k for k in other.kinds if k != "simplest"))
+        if other.kinds:
+            out.append(other)
+    return out
 
 
 NEVER_WORSE_CLEAN = 0.02  # the clean rate may be this much lower for more than it with slips
@@ -758,7 +798,7 @@ def _promote(alternatives: list[Alternative], chosen: Alternative) -> list[Alter
 
 
 KINDS = ("recommended", "simplest", "bold")
-_CHOICES = 6  # plans compared in the choice, at most
+_CHOICES = 7  # plans compared in the choice, at most (and the clean search's)
 
 
 def _simpler(genes: Genes) -> list[Genes]:
@@ -769,6 +809,33 @@ def _simpler(genes: Genes) -> list[Genes]:
         replace(genes, open_bonus=min(genes.open_bonus, 1.0)),
         replace(genes, pile_floor=0.0, open_bonus=min(genes.open_bonus, 1.0)),
     ]
+
+
+def _simplest(run: _Run, measured: list[_Measured], recommended: int) -> int:
+    """The plan for the "simplest" role: within SIMPLEST_WITHIN of the recommended plan's
+    rate with slips, other lines aloud, and simpler (see :func:`_distinct`); the fewest
+    sentences, then words, then the best rate with slips. The recommended one if none is."""
+
+    def said(plan: Plan) -> tuple[tuple[str, ...], int]:
+        speech = plan_speech(plan, run.clock, run.seats, run.face_up, "en")
+        return speech.lines, len(" ".join((*speech.lines, *speech.details)).split())
+
+    lines, words = said(measured[recommended][0])
+    floor = measured[recommended][2] - SIMPLEST_WITHIN
+    best: tuple[int, int, float] | None = None
+    chosen = recommended
+    for index, (plan, _, with_slips, sentences, _) in enumerate(measured):
+        if index == recommended or with_slips < floor:
+            continue
+        own_lines, own_words = said(plan)
+        if own_lines == lines or not (
+            sentences < measured[recommended][3] or own_words <= SIMPLER_WORDS * words
+        ):
+            continue
+        key = (sentences, own_words, -with_slips)
+        if best is None or key < best:
+            best, chosen = key, index
+    return chosen
 
 
 def _roles(measured: list[tuple[Plan, float, float, int, dict[str, str]]]) -> dict[str, int]:

@@ -52,7 +52,8 @@ def test_hint_json_has_the_public_keys() -> None:
     low, high = data["interval_with_slips"]
     assert low <= data["pass_rate_with_slips"] <= high
     kinds = [kind for other in data["alternatives"] for kind in other["kinds"]]
-    assert sorted(kinds) == ["bold", "recommended", "simplest"]
+    # Each role once at most; "simplest" only where a plan is simpler aloud.
+    assert len(kinds) == len(set(kinds)) and {"bold", "recommended"} <= set(kinds)
     assert data["alternatives"][0]["plan"] == data["plan"]
     assert set(data["alternatives"][0]) == {
         "kinds", "plan", "pass_rate", "interval", "pass_rate_with_slips", "interval_with_slips",

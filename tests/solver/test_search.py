@@ -225,8 +225,11 @@ def test_the_rates_with_slips_are_confirmed_by_an_independent_replay() -> None:
 def test_the_alternatives_fill_each_role_once() -> None:
     hint = recommend(CLOCK, THREE, 3, seed=0, effort=QUICK, compute_odds=False)
     kinds = [kind for other in hint.alternatives for kind in other.kinds]
-    assert sorted(kinds) == ["bold", "recommended", "simplest"]
+    assert len(kinds) == len(set(kinds)) and {"recommended", "bold"} <= set(kinds)
     assert 1 <= len(hint.alternatives) <= 3
+    # Plans offered differ aloud.
+    aloud = [plan_speech(other.plan, CLOCK, THREE, 3).lines for other in hint.alternatives]
+    assert len(set(aloud)) == len(aloud)
     first = hint.alternatives[0]
     assert "recommended" in first.kinds
     assert (first.plan, first.pass_rate, first.pass_rate_with_slips) == (
@@ -234,8 +237,10 @@ def test_the_alternatives_fill_each_role_once() -> None:
         hint.pass_rate,
         hint.pass_rate_with_slips,
     )
-    (simplest,) = [other for other in hint.alternatives if "simplest" in other.kinds]
-    assert simplest.sentences <= first.sentences
+    for simplest in [other for other in hint.alternatives if "simplest" in other.kinds]:
+        assert simplest is not first
+        assert simplest.sentences < first.sentences or simplest.word_count <= 0.8 * first.word_count
+        assert simplest.pass_rate_with_slips >= first.pass_rate_with_slips - 0.05
     for other in hint.alternatives:
         assert set(other.words) == {"en", "nl", "ja"}
         speech = plan_speech(other.plan, CLOCK, THREE, 3)
@@ -296,3 +301,48 @@ def test_the_bar_moves_steadily_through_the_final_checks_and_the_odds() -> None:
     steps = {(stage.round, stage.of) for _, stage in calls if stage.stage == "fresh deals"}
     (of,) = {of for _, of in steps}
     assert sorted(r for r, _ in steps) == list(range(1, of + 1))
+
+
+def test_plans_that_say_the_same_lines_are_offered_once_with_all_their_kinds() -> None:
+    run = search._Run(CLOCK, THREE, 3, QUICK, None, False, None, 0.05)
+    plan = Plan(targets=(5, 7, 9, 17, 20, 23), open_bonus=2.0)
+    hidden = plan.with_(open_bonus=0.5)  # only the fine print differs
+    other = Plan(targets=(4, 8, 12, 16, 20, 24), open_bonus=0.5)
+
+    def offer(kinds: tuple[str, ...], p: Plan, slips: float) -> search.Alternative:
+        sentences, words = search.plan_size(p, CLOCK, THREE, 3)
+        return search.Alternative(
+            kinds, p, 0.6, (0.5, 0.7), slips, (0.5, 0.6), {}, sentences, words
+        )
+
+    assert plan_speech(plan, CLOCK, THREE, 3).lines == plan_speech(hidden, CLOCK, THREE, 3).lines
+    merged = search._distinct(
+        run, [offer(("recommended",), plan, 0.55), offer(("bold",), hidden, 0.5)]
+    )
+    assert [a.kinds for a in merged] == [("recommended", "bold")]
+    # "Simplest" says other lines, and fewer sentences: offered.
+    offered = search._distinct(
+        run, [offer(("recommended",), plan, 0.55), offer(("simplest",), other, 0.52)]
+    )
+    assert [a.kinds for a in offered] == [("recommended",), ("simplest",)]
+    # More than SIMPLEST_WITHIN behind with slips, or no simpler: not offered.
+    assert (
+        len(
+            search._distinct(
+                run, [offer(("recommended",), plan, 0.55), offer(("simplest",), other, 0.49)]
+            )
+        )
+        == 1
+    )
+    assert (
+        len(
+            search._distinct(
+                run, [offer(("recommended",), other, 0.55), offer(("simplest",), plan, 0.55)]
+            )
+        )
+        == 1
+    )
+    # The recommended plan is never called the simplest.
+    assert search._distinct(run, [offer(("recommended", "simplest"), plan, 0.55)])[0].kinds == (
+        "recommended",
+    )

@@ -531,3 +531,46 @@ def test_what_if_refuses_a_missing_target(
     response = login(alice).post(f"/hints/{hint.pk}/what-if/", {"target_1": 3, "opener": 1})
     assert response.status_code == 400
     assert response.context["what_if_form"].errors["target_2"]
+
+
+def test_what_if_names_the_seats_as_the_table_did(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    hint = finish(make_hint(alice))
+    HintRequest.objects.filter(pk=hint.pk).update(names=["Ann", "Bea", "Cas", "Dirk"])
+    html = login(alice).get(f"/hints/{hint.pk}/").content.decode()
+    assert '<option value="2">Bea</option>' in html and "Seat 2" not in html
+    # Without names the seats keep their numbers.
+    other = finish(make_hint(alice, face_up=3))
+    assert (
+        '<option value="2">Seat 2</option>'
+        in login(alice).get(f"/hints/{other.pk}/").content.decode()
+    )
+
+
+def test_what_if_says_why_its_suggested_figure_differs_from_the_headline(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    hint = finish(make_hint(alice))  # the headline: 61%, from 4000 games
+    data = {f"target_{i}": t for i, t in enumerate([3, 6, 9, 12, 15, 30], start=1)}
+    response = login(alice).post(f"/hints/{hint.pk}/what-if/", {**data, "opener": 2})
+    outcome = response.context["what_if"]
+    html = response.content.decode()
+    assert round(outcome.suggested.pass_rate * 100) != 61  # the stub's figure is not the plan's
+    assert (
+        "That is not the 61% above" in html
+        and f"{outcome.suggested.games} games against the 4000" in html
+    )
+
+
+def test_each_tab_says_in_one_line_why_to_pick_it(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    hint = finish_with_choices(make_hint(alice))
+    client = login(alice)
+    html = client.get(f"/hints/{hint.pk}/").content.decode()
+    assert "best when someone slips now and then; easiest to remember" in html
+    assert "best if nobody slips" in html
+    client.cookies["django_language"] = "ja"
+    japanese = client.get(f"/hints/{hint.pk}/", headers={"Accept-Language": "ja"}).content.decode()
+    assert "誰もミスをしなければ一番よい" in japanese
