@@ -57,6 +57,7 @@ bench: install
 	$(BIN)/python -m campaigns.history.bench_import --attempts 2000
 	$(BIN)/python -m solver.bench_what_if
 	$(BIN)/python scripts/bench_first_hint.py
+	$(BIN)/python scripts/bench_plan_book.py
 	@if [[ "$$DATABASE_URL" == postgres* && "$$CELERY_BROKER_URL" == redis* ]]; then \
 	  $(BIN)/python scripts/topology.py; \
 	else echo "topology: skipped (needs DATABASE_URL on PostgreSQL, CELERY_BROKER_URL on Redis)"; fi

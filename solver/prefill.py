@@ -111,10 +111,14 @@ def missing(batch: list[Item]) -> list[Item]:
 
 
 def compute(
-    item: Item, settings: dict[str, Any], busy: Callable[[], bool] | None = None
+    item: Item,
+    settings: dict[str, Any],
+    busy: Callable[[], bool] | None = None,
+    threads: int | None = 1,
 ) -> PlanBookEntry:
     """Solve one class (its named pattern) and store it; Yielded when ``busy`` says a hint
-    is waiting, checked at each progress report of the search."""
+    is waiting, checked at each progress report of the search. ``threads``: the kernels'
+    threads (1: one core, beside a hint; None: all, for the command)."""
     import numba
 
     solved = plan_book.solved_clock(item.game.clock, item.game.base_rules)
@@ -124,8 +128,8 @@ def compute(
         if busy is not None and busy():
             raise Yielded
 
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)  # one core: a hint may be running beside it
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads or before)
     started = time.monotonic()
     try:
         result = recommend(
@@ -140,7 +144,7 @@ def compute(
             slip_rate=settings["slip_rate"],
         )
     finally:
-        numba.set_num_threads(threads)
+        numba.set_num_threads(before)
     entry, _ = PlanBookEntry.objects.get_or_create(
         key=item.key.key,
         defaults={

@@ -6,7 +6,8 @@ gives (the players, plus one per flipped Bonus token) unless ``--face-up`` names
 clock is played as a hint would play it for a table using the shipped rules (the base rules
 when its special rules are unknown). Resumable: classes the book holds are skipped, so
 running it again after a stop carries on. A progress bar goes to stderr; the last line says
-how many were computed. Bad input (an unknown clock, a table size, a budget the table cannot
+how many were computed. It uses every core (the beat task uses one, and only while no hint
+waits). Bad input (an unknown clock, a table size, a budget the table cannot
 have): one line on stderr, exit 2.
 """
 
@@ -64,7 +65,7 @@ class Command(BaseCommand):
         started = time.monotonic()
         for number, item in enumerate(todo, start=1):
             self._bar(held + number - 1, total, started, number - 1, len(todo), item)
-            prefill.compute(item, settings)
+            prefill.compute(item, settings, threads=None)  # every core: nobody else waits
         self._bar(total, total, started, len(todo), len(todo), None)
         self.stderr.write("")
         seconds = time.monotonic() - started
