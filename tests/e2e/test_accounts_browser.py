@@ -7,9 +7,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_new_player_signs_up_on_a_phone(page: Any, live_server: Any, screenshot: Any) -> None:
-    page.goto(f"{live_server.url}/")
-    assert "/accounts/login/" in page.url
-    page.get_by_role("link", name="Create an account").click()
+    page.goto(f"{live_server.url}/")  # the front door
+    page.locator("main").get_by_role("link", name="Sign up").click()
+    assert "/accounts/signup/" in page.url
     page.fill("#id_username", "bea")
     page.fill("#id_password1", "moon-and-sun-77")
     page.fill("#id_password2", "moon-and-sun-77")
