@@ -7,7 +7,8 @@ truthfully without repeating it:
 
 - 400 when the operation reads a body or a query: the parser's ``{"detail": reason}`` or a
   serializer's or service's ``{field: [reason, ...]}`` (nested for nested input);
-- 403 for a caller who is not signed in, or whose role may not do this;
+- 401 for a caller who is not signed in or whose token is not valid; 403 for one whose
+  role may not do this;
 - 404 when the path names an object: a group the caller does not belong to, or no such one;
 - 415 when a body is not JSON; 429 when the view is throttled.
 
@@ -46,9 +47,10 @@ BAD_REQUEST = OpenApiResponse(FIELD_ERRORS, description="Bad input: nothing was 
 NOT_FOUND = OpenApiResponse(
     DETAIL, description="No such object, or it belongs to a group you are not a member of."
 )
-FORBIDDEN = OpenApiResponse(
-    DETAIL, description="Not signed in, or your role in the group may not do this."
+UNAUTHENTICATED = OpenApiResponse(
+    DETAIL, description="Not signed in, or the token is not valid (WWW-Authenticate: Token)."
 )
+FORBIDDEN = OpenApiResponse(DETAIL, description="Your role in the group may not do this.")
 UNSUPPORTED = OpenApiResponse(DETAIL, description="The body is not JSON.")
 THROTTLED = OpenApiResponse(DETAIL, description="Too many requests: try again later.")
 
@@ -64,6 +66,8 @@ class AutoSchema(SpectacularAutoSchema):
         changes = self.method not in ("GET", "HEAD", "OPTIONS")
         if changes or self._get_filter_parameters() or self._query_parameters():
             implied["400"] = BAD_REQUEST
+        if self.view.get_authenticators() and self.view.get_permissions():
+            implied["401"] = UNAUTHENTICATED
         if self.view.get_permissions() or self.view.get_authenticators():
             implied["403"] = FORBIDDEN
         if "{" in self.path:

@@ -256,9 +256,11 @@ PROXY_COUNT = env_int("PROXY_COUNT", 1 if BEHIND_TLS_PROXY else 0, minimum=0, ma
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
 REST_FRAMEWORK = {
+    # Token first: a caller without valid credentials gets 401 with WWW-Authenticate: Token
+    # (DRF asks the first class for that header; the session has none and answered 403).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # JSON only, size- and depth-limited; the schema documents every error an operation has.
@@ -394,6 +396,15 @@ IMPORT_INLINE_EVENTS = env_int("IMPORT_INLINE_EVENTS", 400, minimum=0)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Invite tokens hidden; a 403 one line without a traceback (config/logs.py).
+    "filters": {
+        "redact": {"()": "config.logs.RedactingFilter"},
+        "quiet_refusals": {"()": "config.logs.QuietRefusals"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["redact", "quiet_refusals"]}
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # Django's own console handler is replaced, not added to: each record printed once.
+    "loggers": {"django": {"handlers": ["console"], "propagate": False}},
 }

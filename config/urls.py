@@ -2,9 +2,12 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import include, path, register_converter
 from django.utils.csp import CSP
+from django.utils.translation import gettext as _
 from django.views.decorators.csp import csp_override
+from django.views.defaults import page_not_found
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.ids import IdConverter
@@ -15,6 +18,16 @@ register_converter(IdConverter, "id")
 # The policy of every page, with inline styles allowed (see the Swagger page below).
 DOCS_CSP: dict[str, Any] = dict(settings.SECURE_CSP)
 DOCS_CSP["style-src"] = [CSP.SELF, CSP.UNSAFE_INLINE]
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """An unknown /api/… path answers the API's JSON 404, the others Django's page."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": _("Not found.")}, status=404)
+    return page_not_found(request, exception)
+
+
+handler404 = not_found
 
 urlpatterns = [
     path("", include("ops.urls")),

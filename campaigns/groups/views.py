@@ -313,7 +313,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     member = request.user.is_authenticated and group.memberships.filter(user=request.user).exists()
     if not group.invite_open and not member:
         request.session.pop(INVITE_SESSION_KEY, None)
-        return render(request, "campaigns/join.html", {"group": group, "expired": True}, status=410)
+        return render(request, "campaigns/join.html", {"expired": True}, status=410)
     if not request.user.is_authenticated:
         request.session[INVITE_SESSION_KEY] = token
         if request.method == "POST":
@@ -323,8 +323,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         try:
             groups_services.join(group, request.user)
         except CampaignError:  # it expired while the page was open
-            context = {"group": group, "expired": True}
-            return render(request, "campaigns/join.html", context, status=410)
+            return render(request, "campaigns/join.html", {"expired": True}, status=410)
         request.session.pop(INVITE_SESSION_KEY, None)
         return redirect("campaigns:group", group.pk)
     return render(request, "campaigns/join.html", {"group": group})

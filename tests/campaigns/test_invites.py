@@ -89,6 +89,7 @@ def test_an_expired_link_no_longer_joins(group: Group, as_role: AsRole, charlie:
     for response in (client.get(join_link(group)), client.post(join_link(group))):
         assert response.status_code == 410
         assert "This invite link has expired." in response.content.decode()
+        assert group.name not in response.content.decode()  # not to someone outside it
     assert not group.memberships.filter(user=charlie).exists()
     # Logged out, too: no invite is kept for the dashboard to offer later.
     anonymous = Client()
