@@ -1,9 +1,10 @@
 """Load test: an evening peak against the production topology on this machine (`make load`).
 
 Starts what scripts/topology.py starts (gunicorn with 2 workers, two Celery worker nodes, a
-separate beat) on the PostgreSQL and Redis of DATABASE_URL and CELERY_BROKER_URL, with
-docker-compose's settings for the web (DB_CONN_MAX_AGE=60, throttle counts in Redis through
-CACHE_URL), prepares N tables (groups) of 3 phones (accounts), and runs locust headless
+separate beat; not Caddy: locust talks to gunicorn as Caddy does) on the PostgreSQL and Redis
+of DATABASE_URL and CELERY_BROKER_URL, in docker-compose's app environment (DEBUG off, a
+database connection kept per process, throttle counts in Redis through CACHE_URL), prepares
+N tables (groups) of 3 phones (accounts), and runs locust headless
 (scripts/locustfile.py): every phone polls the live board every 2.5 s, each table records an
 attempt every 60 s, opens its statistics every 5 minutes and asks for a hint every 5 minutes.
 
@@ -132,7 +133,7 @@ def _prepare(tables: int) -> dict[str, Any]:
                 }
             )
         out.append({"group": group.pk, "phones": phones})
-    return {"tables": out}
+    return {"tables": out, "host": os.environ["DOMAIN"]}
 
 
 def _clean() -> None:
@@ -201,7 +202,7 @@ def _stage(
     base: str, tables: dict[str, Any], count: int, seconds: int, var: Path, label: str
 ) -> tuple[list[Row], bool]:
     """One locust run with ``count`` tables for ``seconds``; prints its table and checks."""
-    chosen = {"tables": tables["tables"][:count]}
+    chosen = {**tables, "tables": tables["tables"][:count]}
     group_ids = [table["group"] for table in chosen["tables"]]
     tables_file = var / f"{label}-tables.json"
     tables_file.write_text(json.dumps(chosen))
@@ -290,10 +291,16 @@ def main() -> int:
     if not broker.startswith("redis"):
         print("load: set CELERY_BROKER_URL to a Redis database", file=sys.stderr)
         return 2
-    # As docker-compose runs the web: a database connection kept per process, throttle
-    # counts shared through Redis (here the broker's database; Django's keys have a prefix).
-    production = {"DB_CONN_MAX_AGE": "60", "CACHE_URL": os.environ.get("CACHE_URL", broker)}
-    os.environ.update(production)
+    topology = _topology()
+    var = Path(tempfile.mkdtemp(prefix="load-"))
+    port, https_port, http_port = (topology._free_port() for _ in range(3))
+    # As docker-compose runs the web (topology.ENVIRONMENT: DEBUG off, a database connection
+    # kept per process), with throttle counts shared through Redis as compose's CACHE_URL
+    # does (here the broker's database; Django's keys have a prefix of their own). This
+    # process makes the phones' sessions, so it shares the web's secret key.
+    cache_url = os.environ.get("CACHE_URL", broker)
+    app = topology.environment(var, port, https_port, http_port)["web"]
+    os.environ.update({**app, "CACHE_URL": cache_url})
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -304,10 +311,6 @@ def main() -> int:
     from django.core.management import call_command
 
     logging.getLogger("axes").setLevel(logging.WARNING)  # a line per force_login otherwise
-
-    topology = _topology()
-    var = Path(tempfile.mkdtemp(prefix="load-"))
-    port = topology._free_port()
     base = f"http://127.0.0.1:{port}"
     print(f"logs and locust's CSV files: {var}", flush=True)
     call_command("migrate", verbosity=0)
@@ -315,7 +318,21 @@ def main() -> int:
     results: list[tuple[int, list[Row]]] = []
     ok = True
     try:
-        with open(var / "processes.log", "wb") as logs, topology.running(var, port, logs):
+        # Straight to gunicorn, as Caddy reaches it (locust cannot resolve the proxy's name).
+        services = [service for service in topology.SERVICES if service != "proxy"]
+        with (
+            open(var / "processes.log", "wb") as logs,
+            topology.running(
+                var,
+                port,
+                logs,
+                {"CACHE_URL": cache_url},
+                https_port=https_port,
+                http_port=http_port,
+                services=services,
+                migrate=False,
+            ),
+        ):
             print(f"running: gunicorn (2 workers), two worker nodes, beat; {_load()}")
             if not steps:
                 rows, ok = _stage(base, tables, args.tables, args.duration, var, "run")

@@ -32,7 +32,10 @@ HINT_EVERY = 300.0
 RECORD_TRIES = 3
 
 with open(os.environ["LOAD_TABLES"]) as _file:
-    TABLES: list[dict[str, Any]] = json.load(_file)["tables"]
+    _LOADED = json.load(_file)
+TABLES: list[dict[str, Any]] = _LOADED["tables"]
+# Straight to gunicorn, as the TLS proxy reaches it: its host name, forwarded over HTTPS.
+AS_THE_PROXY = {"Host": _LOADED["host"], "X-Forwarded-Proto": "https"}
 _PHONES = itertools.count()  # gevent: one thread, so no lock is needed
 
 
@@ -45,6 +48,7 @@ class Phone(HttpUser):
     wait_time = constant_pacing(POLL_EVERY)
 
     def on_start(self) -> None:
+        self.client.headers.update(AS_THE_PROXY)
         n = next(_PHONES)
         self.table = TABLES[(n // 3) % len(TABLES)]
         self.seat = n % 3
