@@ -99,8 +99,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Innermost, so that it sees a view's "database is locked" before anything else does.
-    "ops.middleware.DatabaseLockedMiddleware",
+    # Innermost, so that it sees a view's database errors (locked, unreachable, disk full)
+    # before anything else does.
+    "ops.middleware.DatabaseUnavailableMiddleware",
     # Last, as django-axes asks: it answers a locked-out log-in with 429.
     "axes.middleware.AxesMiddleware",
 ]
@@ -314,7 +315,12 @@ CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
         if CACHE_URL.startswith("locmem://")
-        else {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        else {
+            # Redis being down is not a request's error: throttles let it through meanwhile.
+            "BACKEND": "config.cache.ForgivingRedisCache",
+            "LOCATION": CACHE_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
     )
 }
 SPECTACULAR_SETTINGS = {

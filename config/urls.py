@@ -45,3 +45,6 @@ urlpatterns = [
     path("", include("solver.urls")),
     path("", include("campaigns.urls")),
 ]
+
+# An error about the database or the disk raised outside a view is a 503/507 with a reason.
+handler500 = "ops.middleware.server_error"

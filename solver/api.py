@@ -11,6 +11,7 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiResponse,
@@ -34,6 +35,10 @@ from solver.models import HintRequest
 # The colour notation's letters (case and spaces do not matter); rules.seats says the rest.
 COLOURS_PATTERN = r"^[SMsm+/ ]+$"
 MOST_FACE_UP = 4 + 3  # four players, and three Bonus tokens flipped
+UNREACHABLE = gettext_noop(
+    "The solver is unreachable right now. Your hint is kept and starts by itself when the "
+    "solver is back; or ask again in a minute."
+)
 
 
 @extend_schema_field(CLOCK_VALUE)
@@ -169,6 +174,12 @@ ERRORS = inline_serializer(
         400: OpenApiResponse(description="Bad input: {field: [reason]}."),
         404: OpenApiResponse(description="`group` is not a group you belong to."),
         429: OpenApiResponse(ERRORS, description="Too many hints in progress or this hour."),
+        503: OpenApiResponse(
+            HintOut,
+            description="The solver is unreachable (its broker is down): the hint is kept, "
+            "queued, and starts by itself when the solver is back; `detail` says so. "
+            "Retry-After: 60. Asking again sends it at once.",
+        ),
     },
     examples=[
         OpenApiExample(
@@ -213,8 +224,15 @@ def hint_create(request: AuthenticatedRequest) -> Response:
         campaign=group.current_campaign() if group else None,
         lang=current_lang(),
     )
+    hint.refresh_from_db()  # sent_at, as the send after the commit left it
+    headers = {"Location": HintOut().get_url(hint)}
+    if hint.waiting_for_broker:
+        # The broker could not take the job: the row stays queued and starts by itself once
+        # the broker is back (jobs.resend_queued); asking again sends it at once.
+        body = {**HintOut(hint).data, "detail": _(UNREACHABLE)}
+        return Response(body, status=503, headers={**headers, "Retry-After": "60"})
     code = status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK
-    return Response(HintOut(hint).data, status=code, headers={"Location": HintOut().get_url(hint)})
+    return Response(HintOut(hint).data, status=code, headers=headers)
 
 
 @extend_schema(

@@ -58,7 +58,9 @@ def request_hint(
 ) -> tuple[HintRequest, bool]:
     """The hint for this input: (row, created).
 
-    - the same user's queued or running job for the same input (a double tap): that row;
+    - the same user's queued or running job for the same input (a double tap): that row,
+      sent to the workers again if the broker was down when it was asked (its ``sent_at``
+      is set after the commit: refresh the row to see it);
     - the plan book's entry for this input's class of patterns (``solver.plan_book``), or a
       complete result for the same input finished within a day: a new row, done at once,
       with that result worded for this table (no job);
@@ -110,6 +112,8 @@ def request_hint(
                 same.names = fields["names"]
                 same.save(update_fields=["names"])
             _remember(group, hint_input)
+            if same.waiting_for_broker:  # the broker was down when it was asked: send again
+                transaction.on_commit(partial(send, same.pk))
             return same, False
         last_hour = HintRequest.objects.filter(user=user, queued_at__gte=now - timedelta(hours=1))
         if last_hour.count() >= MAX_PER_HOUR:
