@@ -240,7 +240,6 @@ def _stage(
             **os.environ,
             "LOAD_TABLES": str(tables_file),
             "LOAD_KEYS": str(keys_file),
-            "LOAD_DOMAIN": "timekeeper.test",  # scripts/topology.py's DOMAIN
         },
         stdout=subprocess.DEVNULL,
         stderr=open(var / f"{label}-locust.log", "wb"),  # noqa: SIM115

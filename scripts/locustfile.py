@@ -57,10 +57,6 @@ class Phone(HttpUser):
         self.cookie = {"Cookie": phone["cookie"]}
         self.token = {"Authorization": f"Token {phone['token']}"}
         self.version = ""
-        # Straight to gunicorn, as the proxy in front of it asks (scripts/topology.py).
-        self.client.headers.update(
-            {"Host": os.environ["LOAD_DOMAIN"], "X-Forwarded-Proto": "https"}
-        )
         now = time.monotonic()
         self.next_record = now + random.uniform(0, RECORD_EVERY)
         self.next_statistics = now + random.uniform(0, STATISTICS_EVERY)
