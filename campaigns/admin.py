@@ -10,19 +10,24 @@ owners, never here.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext_lazy as _
 
-from campaigns.definitions import community
+from campaigns.definitions import community, described
 from campaigns.models import (
     Attempt,
     Campaign,
     ClockTranscription,
     CommunityDefinition,
     DefinitionReport,
+    DescribedRuleKind,
     Group,
     Membership,
     Player,
@@ -226,3 +231,51 @@ class CommunityDefinitionAdmin(ReadOnlyAdmin):
         for definition in chosen:
             community.promote(definition)
         self.message_user(request, _("Promoted: tables without rules of their own now use it."))
+
+
+@admin.register(DescribedRuleKind)
+class DescribedRuleKindAdmin(admin.ModelAdmin):
+    """Learning which kinds to add: the rules tables typed in their own words (kind
+    ``described``), listed across the groups that share with the community on the page "in
+    use"; and staff's word that some words are now expressible as a kind Timekeeper checks.
+    Groups using those words are then offered the structured rule in their editor."""
+
+    list_display = ["text", "rule", "created"]
+    search_fields = ["text"]
+    change_list_template = "admin/campaigns/describedrulekind/change_list.html"
+
+    def get_urls(self) -> list[URLPattern]:
+        in_use = self.admin_site.admin_view(self.in_use_view)
+        return [
+            path("in-use/", in_use, name="campaigns_describedrulekind_in_use"),
+            *super().get_urls(),
+        ]
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        return {"text": request.GET.get("text", ""), "rule": {"kind": ""}}
+
+    def in_use_view(self, request: HttpRequest) -> TemplateResponse:
+        """Every described rule of the sharing groups' latest definitions, most used first:
+        its words, clock, how many groups, one group's definition, and whether staff have
+        already marked it."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        rows = [
+            {
+                "item": item,
+                "example_url": reverse(
+                    "admin:campaigns_clocktranscription_change", args=[item.example]
+                ),
+                "mark_url": reverse("admin:campaigns_describedrulekind_add")
+                + "?"
+                + urlencode({"text": item.text}),
+            }
+            for item in described.in_use()
+        ]
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Rules tables typed in their own words"),
+            "opts": self.model._meta,
+            "rows": rows,
+        }
+        return TemplateResponse(request, "admin/campaigns/describedrulekind/in_use.html", context)

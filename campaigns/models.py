@@ -14,12 +14,16 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from rules.errors import RulesError
 from rules.game import BONUS_TOKENS, PLAYER_COUNTS
+from rules.kinds import rule_from_json
+from rules.kinds.described import normalise_text
 
 NAME_LENGTH = 80
 # What a person may type as the notes of a session or an attempt (forms, API, services).
@@ -500,3 +504,41 @@ class HistoryImport(models.Model):
     @property
     def percent(self) -> int:
         return 100 if self.ended else int(100 * self.events_done / max(self.events_total, 1))
+
+
+class DescribedRuleKind(models.Model):
+    """Staff's word that a rule tables typed in their own words (kind ``described``) is now
+    expressible as a kind Timekeeper checks. Groups using those words are offered ``rule`` in
+    their editor (``campaigns.definitions.described``); nothing is changed without them."""
+
+    text = models.CharField(
+        _("words"),
+        max_length=200,
+        unique=True,
+        help_text=_("The rule's words, normalised (as the staff list shows them)."),
+    )
+    rule = models.JSONField(
+        _("now expressible as"),
+        help_text=_('A rule of a kind Timekeeper checks, e.g. {"kind": "max_cards", …}.'),
+    )
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["text"]
+        verbose_name = _("described rule now expressible")
+        verbose_name_plural = _("described rules now expressible")
+
+    def __str__(self) -> str:
+        return self.text
+
+    def clean(self) -> None:
+        self.text = normalise_text(self.text or "")
+        if not self.text:
+            raise ValidationError({"text": _("Give the rule's words.")})
+        try:
+            rule = rule_from_json(self.rule)
+        except RulesError as error:
+            raise ValidationError({"rule": error.message}) from None
+        if not rule.judged:
+            raise ValidationError({"rule": _("Choose a kind Timekeeper checks.")})
+        self.rule = rule.to_json()

@@ -107,6 +107,8 @@ class Shown:
     # The clock has placement rules the layout could not show (segment form): say so.
     placement_unjudged: bool
     witness: str | None
+    # The words of the clock's rules Timekeeper cannot judge: winnable as far as it knows.
+    unchecked: tuple[str, ...]
     played_face: str  # SVG, escaped by rules.svg (templates print it with |safe)
     witness_face: str | None
 
@@ -156,6 +158,7 @@ def attach(group: Group, attempts: Iterable[Attempt | None]) -> None:
             placement_unjudged=not answer.get("placement_checked")
             and any(rule.restricts_placement for rule in clock.rules),
             witness=witness,
+            unchecked=tuple(str(text) for text in answer.get("unchecked", [])),
             played_face=clock_svg(clock, played, lang=lang),
             witness_face=None
             if witness_layout is None

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from rules.errors import RulesError
 from rules.kinds import RULE_KINDS, Rule, rule_from_json
+from rules.kinds.base import Length
 
 # What a player reads in the editor instead of the engine's identifiers. A kind or parameter
 # missing here (a new kind added to rules/) shows its identifier until it is named here.
@@ -28,7 +29,10 @@ KIND_NAMES = {
     "single_colour": gettext_lazy("A single colour on a segment"),
     "strictly_rising": gettext_lazy("Values strictly rising (no ties)"),
     "value_range": gettext_lazy("A segment's value between two numbers"),
+    "described": gettext_lazy("A rule Timekeeper doesn't know yet"),
 }
+# Offered last, after the kinds Timekeeper can check: the way to transcribe any other rule.
+FALLBACK_KIND = "described"
 PARAM_NAMES = {
     "segment": gettext_lazy("Segment"),
     "segments": gettext_lazy("Segments"),
@@ -39,6 +43,7 @@ PARAM_NAMES = {
     "colour": gettext_lazy("Colour"),
     "min": gettext_lazy("Lowest value"),
     "max": gettext_lazy("Highest value"),
+    "text": gettext_lazy("The rule in your own words"),
 }
 CHOICE_NAMES = {"S": gettext_lazy("Sun"), "M": gettext_lazy("Moon")}
 
@@ -50,7 +55,7 @@ def kind_name(kind: str) -> str:
 @dataclass(frozen=True)
 class ParamInput:
     name: str  # the rule's JSON parameter
-    kind: str  # "segment", "number", "list", "choice"
+    kind: str  # "segment", "number", "list", "choice", "text"
     low: int | None = None
     high: int | None = None
     choices: tuple[tuple[str, str], ...] = ()
@@ -74,8 +79,17 @@ class ParamInput:
 def _bounds(hint: Any) -> tuple[int, int, str] | None:
     if get_origin(hint) is Annotated:
         bounds = get_args(hint)[1]
+        if isinstance(bounds, Length):
+            return bounds.low, bounds.high, "text"
         return bounds.low, bounds.high, bounds.noun
     return None
+
+
+def kinds_offered() -> list[tuple[str, str]]:
+    """(name, kind) for the editor's choice: the kinds Timekeeper checks by name, then the
+    rule in the table's own words for anything else."""
+    known = sorted((kind_name(k), k) for k in RULE_KINDS if k != FALLBACK_KIND)
+    return [*known, (kind_name(FALLBACK_KIND), FALLBACK_KIND)]
 
 
 def param_inputs(kind: str) -> list[ParamInput]:
@@ -90,9 +104,8 @@ def param_inputs(kind: str) -> list[ParamInput]:
         bounds = _bounds(hint)
         if bounds is not None:
             low, high, noun = bounds
-            inputs.append(
-                ParamInput(f.name, "segment" if noun == "segment" else "number", low, high)
-            )
+            kind = noun if noun in ("segment", "text") else "number"
+            inputs.append(ParamInput(f.name, kind, low, high, optional=optional))
         elif get_origin(hint) is tuple:
             inner = _bounds(get_args(hint)[0])
             inputs.append(
@@ -106,6 +119,15 @@ def param_inputs(kind: str) -> list[ParamInput]:
         else:
             inputs.append(ParamInput(f.name, "number"))
     return inputs
+
+
+def _whole(raw: str, param: ParamInput) -> int:
+    try:
+        return int(raw)
+    except ValueError:
+        raise RulesError(
+            _("%(name)s: give a whole number.") % {"name": param.label}, "new_rule"
+        ) from None
 
 
 def rule_from_params(kind: str, data: Any) -> Rule:
@@ -125,16 +147,16 @@ def rule_from_params(kind: str, data: Any) -> Rule:
                     _("%(name)s: whole numbers separated by commas.") % {"name": param.label},
                     "new_rule",
                 ) from None
+        elif param.kind == "text":
+            rule[param.name] = raw
+        elif param.kind in ("choice", "segment") and param.optional:
+            if raw:
+                rule[param.name] = raw if param.kind == "choice" else _whole(raw, param)
         elif param.kind == "choice":
             if raw:
                 rule[param.name] = raw
         else:
-            try:
-                rule[param.name] = int(raw)
-            except ValueError:
-                raise RulesError(
-                    _("%(name)s: give a whole number.") % {"name": param.label}, "new_rule"
-                ) from None
+            rule[param.name] = _whole(raw, param)
     try:
         return rule_from_json(rule)
     except RulesError as error:

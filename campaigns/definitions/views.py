@@ -20,9 +20,10 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaigns import winnable
 from campaigns.access import get_group_for_user
+from campaigns.definitions import described
 from campaigns.definitions import services as definitions_services
 from campaigns.definitions.community_views import community_section
-from campaigns.definitions.editor import kind_name, param_inputs, rule_from_params
+from campaigns.definitions.editor import kinds_offered, param_inputs, rule_from_params
 from campaigns.definitions.services import clock_for_group, known_clock
 from campaigns.errors import CampaignError, error_text
 from campaigns.forms import TranscriptionForm, add_service_error
@@ -128,6 +129,10 @@ def transcribe(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) 
                 index = parse_natural(request.POST.get("remove", ""), len(rules) - 1)
                 if index is not None:
                     rules.pop(index)
+            elif "replace" in request.POST:  # a described rule by the kind staff marked
+                index = parse_natural(request.POST.get("replace", ""), len(rules) - 1)
+                if index is not None:
+                    rules = described.replaced(rules, index)
             elif request.POST.get("action") == "add" or (
                 # Save with a rule still in "Add a rule" saves it too, rather than drop it.
                 request.POST.get("action") == "save" and new_kind in RULE_KINDS
@@ -177,7 +182,7 @@ def transcribe(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) 
         "clock_id": clock_id,
         "version": version,
         "form": form,
-        "kinds": sorted((kind_name(k), k) for k in RULE_KINDS),
+        "kinds": kinds_offered(),
         "new_kind": new_kind if new_kind in RULE_KINDS else "",
         "new_inputs": (
             [replace(p, value=request.POST.get(p.field, "")) for p in param_inputs(new_kind)]
@@ -189,6 +194,7 @@ def transcribe(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) 
             [(i, r.describe(current_lang())) for i, r in enumerate(draft.rules)] if draft else []
         ),
         "preview": clock_face(draft) if draft else None,
+        "offers": described.offers(draft, current_lang()),
         "segments": range(1, 7),
     }
     status = 400 if form.errors or new_rule_error else 200

@@ -278,6 +278,8 @@ def layout_check(request: AuthenticatedHttpRequest, group_id: int) -> HttpRespon
             clock, _version = clock_for_group(group, clock_id)
             verdict = check_layout(clock, form.cleaned_data["layout"], current_lang())
             context["verdict"] = verdict
+            # Rules in the table's own words: never judged, the players check them.
+            context["check_yourselves"] = [v.text for v in verdict.unchecked if v.text]
             context["verdict_face"] = clock_face(clock, parse_layout(form.cleaned_data["layout"]))
             if not verdict.special_rules_known:
                 context["base_rules"] = _base_rules(clock)
