@@ -206,7 +206,7 @@ def _stage(
     group_ids = [table["group"] for table in chosen["tables"]]
     tables_file = var / f"{label}-tables.json"
     tables_file.write_text(json.dumps(chosen))
-    keys_file = var / f"{label}-keys.txt"
+    keys_file = var / "keys.txt"  # every stage's: a stage plays on the tables of the last
     keys_file.touch()
     prefix = var / label
     users = count * PHONES_PER_TABLE

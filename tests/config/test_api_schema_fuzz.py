@@ -5,7 +5,9 @@ The run is bounded (MAX_SECONDS of generation, deterministic seed). The schema i
 the live server, so every operation on main is covered, and the path parameters get the
 fixture's ids as examples so that group and hint operations are exercised beyond 404.
 Every string in a generated body may carry a lone surrogate, NUL or a noncharacter
-(schemathesis_hooks.py).
+(schemathesis_hooks.py). The stateful phase follows links added to the served schema
+(``_with_stateful_links``): record at the clock the progress names, undo the change the
+progress names as the last, undo it again, record after an undo.
 """
 
 from __future__ import annotations
@@ -78,6 +80,69 @@ def _with_examples(schema: dict[str, Any], examples: dict[str, Any]) -> dict[str
     return schema
 
 
+# The stateful phase: links that let schemathesis play a table's sequence on real state —
+# record at the clock the progress names, read the progress, undo the change it names as the
+# last (its version), undo the same change again, record again after an undo.
+GROUP = "/api/groups/{group_id}/"
+IN_GROUP = {"group_id": "$request.path.group_id"}
+
+
+def _with_stateful_links(schema: dict[str, Any]) -> dict[str, Any]:
+    """OpenAPI links between attempts, progress and undo, added to the served schema."""
+    paths = schema["paths"]
+    operation_id = {
+        name: paths[GROUP + path][method]["operationId"]
+        for name, (path, method) in {
+            "record": ("attempts/", "post"),
+            "progress": ("progress/", "get"),
+            "undo": ("undo/", "post"),
+        }.items()
+    }
+
+    def link(source: tuple[str, str, str], links: dict[str, dict[str, Any]]) -> None:
+        path, method, code = source
+        response = paths[GROUP + path][method]["responses"][code]
+        response.setdefault("links", {}).update(links)
+
+    progress = {"operationId": operation_id["progress"], "parameters": IN_GROUP}
+    link(("attempts/", "post", "201"), {"Progress": progress})
+    link(("undo/", "post", "200"), {"Progress": progress})
+    link(
+        ("progress/", "get", "200"),
+        {
+            "UndoTheLastChange": {
+                "operationId": operation_id["undo"],
+                "parameters": IN_GROUP,
+                "requestBody": {
+                    "event": "$response.body#/version",
+                    "expected_event": "$response.body#/version",
+                },
+            },
+            "RecordAtTheNextClock": {
+                "operationId": operation_id["record"],
+                "parameters": IN_GROUP,
+                "requestBody": {
+                    "clock": "$response.body#/clock",
+                    "outcome": "failed",
+                    "players": 3,
+                    "expected_event": "$response.body#/version",
+                },
+            },
+        },
+    )
+    link(
+        ("undo/", "post", "200"),
+        {
+            "UndoItAgain": {
+                "operationId": operation_id["undo"],
+                "parameters": IN_GROUP,
+                "requestBody": {"event": "$response.body#/id"},
+            }
+        },
+    )
+    return schema
+
+
 def test_every_operation_answers_as_its_schema_says(
     live_server: Any, table: dict[str, Any], tmp_path: Path, settings: Any
 ) -> None:
@@ -88,7 +153,8 @@ def test_every_operation_answers_as_its_schema_says(
     schema = requests.get(f"{live_server.url}/api/schema/?format=json", headers=headers, timeout=30)
     assert schema.status_code == 200
     schema_file = tmp_path / "openapi.json"
-    schema_file.write_text(json.dumps(_with_examples(schema.json(), table["examples"])))
+    served = _with_stateful_links(_with_examples(schema.json(), table["examples"]))
+    schema_file.write_text(json.dumps(served))
     run = subprocess.run(
         [
             str(Path(sys.executable).with_name("st")),
@@ -107,6 +173,10 @@ def test_every_operation_answers_as_its_schema_says(
             str(MAX_SECONDS),
             "--workers",
             "1",
+            # A shared 2-core machine can take more than the default 10 s for the first
+            # answer that loads the solver's kernels (the layout postmortem).
+            "--request-timeout",
+            "60",
             "--seed",
             "1",
             "--generation-deterministic",
