@@ -151,8 +151,9 @@ def _check_records(keys_file: Path, group_ids: list[int]) -> tuple[bool, list[st
 
     sent: dict[str, int] = {}
     for line in keys_file.read_text().splitlines():
-        _group, key, status = line.split()
-        sent[key] = int(status)
+        group, key, status = line.split()
+        if int(group) in group_ids:
+            sent[key] = int(status)
     acked = {key for key, status in sent.items() if status in (200, 201)}
     unacked = set(sent) - acked
     events = Event.objects.filter(campaign__group__in=group_ids).exclude(kind=Event.Kind.UNDONE)
