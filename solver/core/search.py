@@ -170,11 +170,18 @@ class Genes:
     # the low segments and makes the piles' totals easier to read.
     pile_floor: float = 0.0
     band_weight: float = 0.3
+    # The low segments' band "play cards of low_ceiling or less there" (below 2 or above 11:
+    # none): big cards wait for the piles. It helps at 2 players (a long search's priors
+    # gain about 0.01 clean and 0.015 with slips), not at 3 or 4.
+    low_ceiling: float = 0.0
 
     def plan(self, clock: Clock, seats: Seats) -> Plan:
         floor = int(round(self.pile_floor))
         order = reading_order(clock)
         bands = dict.fromkeys(order[self.split :], (floor, 12)) if floor >= 2 else {}
+        ceiling = int(round(self.low_ceiling))
+        if 2 <= ceiling < 12:
+            bands.update(dict.fromkeys(order[: self.split], (1, ceiling)))
         return Plan(
             targets=shaped_targets(clock, self.low, self.high, self.split),
             need_weight=round(self.need_weight, 3),
@@ -240,6 +247,8 @@ def _mutate(rng: np.random.Generator, g: Genes, clock: Clock, players: int, scal
         opener=opener,
         pile_floor=jiggle(g.pile_floor, 1.0, 0.0, 11.0),
         band_weight=float(math.exp(jiggle(math.log(g.band_weight), 0.3, -4.0, 1.0))),
+        # Jiggled only where there is one, so plans without it draw the same numbers.
+        low_ceiling=jiggle(g.low_ceiling, 0.7, 2.0, 11.0) if g.low_ceiling else 0.0,
     )
 
 
@@ -251,7 +260,9 @@ def _h_genes() -> Genes:
 # each started from the previous priors): the quick search starts here so that a few
 # seconds land near what a long search finds. Fresh-deal pass rates: 0.70, 0.64, 0.58.
 _PRIORS: dict[int, Genes] = {
-    2: Genes((6.6, 10.5), (19.0, 23.6), 3, 0.877, 0.438, 3.37, 4.66, 1),
+    # 2 players: "low segments take cards of 7 or less", measured on 3 colour patterns with
+    # 20,000 fresh deals each (2026-12-02): +0.010 to +0.015 clean, +0.012 to +0.020 with slips.
+    2: Genes((6.6, 10.5), (19.0, 23.6), 3, 0.877, 0.438, 3.37, 4.66, 1, 0.0, 0.4, 7.0),
     3: Genes((6.2, 9.8), (18.3, 24.0), 3, 0.782, 0.21, 3.52, 2.69, 1, 9.0, 0.266),
     4: Genes((5.6, 9.6), (18.2, 24.0), 3, 0.869, 0.33, 2.89, 3.15, 1, 9.0, 0.429),
 }
@@ -802,12 +813,12 @@ _CHOICES = 7  # plans compared in the choice, at most (and the clean search's)
 
 
 def _simpler(genes: Genes) -> list[Genes]:
-    """Versions of a plan with less to say: no value band on the piles, no "open every
-    segment" rule, neither."""
+    """Versions of a plan with less to say: no value band, no "open every segment" rule,
+    neither."""
     return [
-        replace(genes, pile_floor=0.0),
+        replace(genes, pile_floor=0.0, low_ceiling=0.0),
         replace(genes, open_bonus=min(genes.open_bonus, 1.0)),
-        replace(genes, pile_floor=0.0, open_bonus=min(genes.open_bonus, 1.0)),
+        replace(genes, pile_floor=0.0, low_ceiling=0.0, open_bonus=min(genes.open_bonus, 1.0)),
     ]
 
 

@@ -346,3 +346,16 @@ def test_plans_that_say_the_same_lines_are_offered_once_with_all_their_kinds() -
     assert search._distinct(run, [offer(("recommended", "simplest"), plan, 0.55)])[0].kinds == (
         "recommended",
     )
+
+
+def test_the_two_player_prior_keeps_big_cards_off_the_low_segments() -> None:
+    seats = parse_colours("SSMM+SM/SMMM+SS")
+    plan = search._PRIORS[2].plan(CLOCK, seats)
+    assert plan.bands == {1: (1, 7), 2: (1, 7), 3: (1, 7)}
+    speech = plan_speech(plan, CLOCK, seats, 2)
+    assert "On segments 1, 2 and 3, play cards from 1 to 7 when you can." in speech.details
+    # Said more simply, the band goes; plans without one never grow one by mutation.
+    assert all(not g.plan(CLOCK, seats).bands for g in search._simpler(search._PRIORS[2])[::2])
+    rng = np.random.default_rng(0)
+    child = search._mutate(rng, search._h_genes(), CLOCK, 2, 1.0)
+    assert child.low_ceiling == 0.0
