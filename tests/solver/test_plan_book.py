@@ -22,6 +22,7 @@ from solver import prefill, services
 from solver.core.plans import baseline_plan
 from solver.core.search import HintResult
 from solver.core.symmetry import class_count, pattern_classes
+from solver.core.version import SOLVER_VERSION
 from solver.inputs import parse_input
 from solver.models import HintRequest, PlanBookEntry
 
@@ -139,8 +140,9 @@ def test_a_new_solver_version_retires_every_old_answer(
 ) -> None:
     call_command("prefill_plans", "--clock", "1-1", "--players", "3", "--face-up", "3")
     assert _ask(alice, "SSMM/MMSS/SMSM").from_plan_book
-    monkeypatch.setattr("solver.plan_book.SOLVER_VERSION", 2)
-    monkeypatch.setattr("solver.inputs.SOLVER_VERSION", 2)
+    newer = SOLVER_VERSION + 1
+    monkeypatch.setattr("solver.plan_book.SOLVER_VERSION", newer)
+    monkeypatch.setattr("solver.inputs.SOLVER_VERSION", newer)
     with django_capture_on_commit_callbacks(execute=True):
         again = _ask(bob, "SSMM/MMSS/SMSM")
     # Neither the book nor the finished hint of the old version answers: a job is queued.
