@@ -144,3 +144,18 @@ def server_error(request: HttpRequest) -> HttpResponse:
         if response is not None:
             return response
     return defaults.server_error(request)
+
+
+class PlainHttpHeadersMiddleware:
+    """Over plain HTTP (make serve's HTTP port, reached by a phone on the local network),
+    drop Cross-Origin-Opener-Policy: browsers ignore it on an origin that is not
+    trustworthy and log an error on every page saying so. Over HTTPS it stays."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not request.is_secure():
+            del response["Cross-Origin-Opener-Policy"]
+        return response

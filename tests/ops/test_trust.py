@@ -127,3 +127,9 @@ def test_table_mode_has_the_invite_qr_behind_invite_someone_for_owners(
     assert "<summary>Invite someone</summary>" in html
     assert re.search(r'<details class="card table-invite">.*<svg[^>]*class="qr"', html, re.S)
     assert "Invite someone" not in login(bob).get(f"/groups/{group.pk}/table/").content.decode()
+
+
+def test_cross_origin_opener_policy_is_sent_over_https_only(client: Client) -> None:
+    # Over plain HTTP a browser ignores it and logs an error on every page.
+    assert "Cross-Origin-Opener-Policy" not in client.get("/trust/").headers
+    assert client.get("/trust/", secure=True)["Cross-Origin-Opener-Policy"] == "same-origin"
