@@ -198,7 +198,11 @@ STORAGES = {
 }
 
 # E-mail (password reset, invitations): console by default, SMTP when EMAIL_HOST is set.
+# EMAIL_HOST=console prints them in the terminal even with DEBUG off (make serve's default:
+# a laptop at the table has no mail server, and a refused connection would be a 500).
 _email_host = env_str("EMAIL_HOST", "" if DEBUG else "localhost")
+if _email_host == "console":
+    _email_host = ""
 if _email_host:
     MAILERS = {
         "default": {

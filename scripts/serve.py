@@ -241,6 +241,8 @@ def main() -> int:
         CSRF_COOKIE_SECURE=os.environ.get("CSRF_COOKIE_SECURE", "false"),
         SITE_URL=os.environ.get("SITE_URL", f"https://{first}:{https_port}"),
         HTTPS_PORT=str(https_port),
+        # No mail server on a laptop: password-reset mails are printed here, unless set.
+        EMAIL_HOST=os.environ.get("EMAIL_HOST", "console"),
         # Hashed names, no gzip/brotli copies: a minute less at the first start, and the
         # local network does not need them.
         STATIC_COMPRESS=os.environ.get("STATIC_COMPRESS", "false"),

@@ -314,6 +314,26 @@ def test_the_trust_page_offers_the_ca_that_signed_the_https_certificate(
         assert response.status == 200
 
 
+def test_a_password_reset_mail_is_printed_not_a_500(make_serve: MakeServe) -> None:
+    code = (
+        "from django.contrib.auth.models import User;"
+        "User.objects.create_user("
+        "'forgetful', email='forgetful@example.org', password='x-9-long-pass')"
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env={**make_serve.env, "DEBUG": "true"},
+        check=True,
+    )
+    browser = make_serve.browser()
+    status, landed, _ = browser.post_form(
+        make_serve.http("/accounts/password_reset/"), {"email": "forgetful@example.org"}
+    )
+    assert status == 200 and landed.endswith("/accounts/password_reset/done/")
+    assert wait_for(lambda: any("forgetful" in line for line in make_serve.lines), 30)
+
+
 def test_log_in_works_over_http_and_https_and_the_session_survives_a_restart(
     make_serve: MakeServe,
 ) -> None:
