@@ -16,8 +16,9 @@ Two callers:
   runs**. Before each pattern, and at every progress report of the search inside one, it
   looks for a queued or running hint; if there is one it drops the pattern (redone later)
   and ends. It runs the solver's kernels on one thread (``numba.set_num_threads(1)``): at
-  most one core, while a hint uses them all. A slice ends after ``SLICE_SECONDS``, within
-  the worker's soft time limit; beat sends the next one.
+  most one core, while a hint uses them all. A slice starts no pattern after
+  ``SLICE_SECONDS`` (the task has its own time limits, above the slice), one slice runs at
+  a time on a host (a file lock), and beat sends the next one every two minutes.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from solver.core.version import SOLVER_VERSION
 from solver.models import ACTIVE_STATUSES, HintRequest, PlanBookEntry
 from solver.results import result_json
 
-SLICE_SECONDS = 90.0  # one beat task's work (the soft time limit is 120 s by default)
+SLICE_SECONDS = 90.0  # no pattern is started after this (the task's soft limit: 270 s)
 
 
 class Yielded(Exception):

@@ -64,20 +64,31 @@ def clean_old_hints() -> int:
     return jobs.clean_old()
 
 
-@app.task(name="solver.prefill_plan_book")
+# A slice starts no pattern after SLICE_SECONDS, and one pattern may take a minute or two on a
+# loaded machine: its own limits, well above the slice.
+@app.task(name="solver.prefill_plan_book", soft_time_limit=270, time_limit=300)
 def prefill_plan_book() -> dict[str, object]:
     """A slice of the plan book's prefill (``solver.prefill``): only while no hint waits or
-    runs, on one core, for at most ``prefill.SLICE_SECONDS``; beat sends the next slice."""
+    runs, on one core, for at most ``prefill.SLICE_SECONDS``, one slice at a time on this
+    host (a slice still running makes the next one end at once); beat sends the next."""
+    import fcntl
+
     from celery.exceptions import SoftTimeLimitExceeded
 
     from solver import prefill
 
     if not settings.PLAN_BOOK_PREFILL:
         return {"computed": 0, "stopped": "PLAN_BOOK_PREFILL is off"}
-    try:
-        return prefill.prefill_slice()
-    except SoftTimeLimitExceeded:  # a slow pattern on a busy machine: done again later
-        return {"computed": 0, "stopped": "time limit"}
+    settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
+    with open(settings.VAR_DIR / "plan-book-prefill.lock", "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return {"computed": 0, "stopped": "another slice is running"}
+        try:
+            return prefill.prefill_slice()
+        except SoftTimeLimitExceeded:  # a very slow pattern: done again later
+            return {"computed": 0, "stopped": "time limit"}
 
 
 @task_failure.connect

@@ -254,3 +254,15 @@ def test_the_beat_task_does_nothing_when_prefill_is_off(
     settings.PLAN_BOOK_PREFILL = False
     assert prefill_plan_book()["computed"] == 0
     assert solved == [] and not PlanBookEntry.objects.exists()
+
+
+def test_one_prefill_slice_at_a_time(solved: list[str], settings: Any, tmp_path: Path) -> None:
+    import fcntl
+
+    from solver.tasks import prefill_plan_book
+
+    settings.VAR_DIR = tmp_path
+    with open(tmp_path / "plan-book-prefill.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # a slice running in another process
+        assert prefill_plan_book()["stopped"] == "another slice is running"
+    assert solved == [] and not PlanBookEntry.objects.exists()
