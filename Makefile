@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: install run serve test lint format messages clean bench load lock
+.PHONY: install run serve test lint format messages clean bench load lock backup restore
 
 MO := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 
@@ -29,6 +29,16 @@ run: install
 # HTTPS_PORT (8443) with a local CA in var/caddy/ (scripts/serve.py says more).
 serve: install
 	PORT=$(PORT) $(BIN)/python scripts/serve.py
+
+# A dated backup of the database in var/backups/ (BACKUP_DIR), the newest 14 kept (BACKUP_KEEP).
+backup: install
+	$(BIN)/python manage.py backup
+
+# make restore FILE=var/backups/timekeeper-….sqlite3 — into an empty database (FORCE=1
+# replaces one that holds data), then migrated forward. Stop make run / make serve first.
+restore: install
+	@if [ -z "$(FILE)" ]; then echo "restore: say which backup, e.g. make restore FILE=var/backups/…" >&2; exit 2; fi
+	$(BIN)/python manage.py restore "$(FILE)" $(if $(filter 1 true yes,$(FORCE)),--force)
 
 lint: install
 	$(BIN)/ruff check .

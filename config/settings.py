@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "axes",
+    "dbbackup",
     "accounts",
     "ops",
     "campaigns",
@@ -182,8 +183,19 @@ STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns about a missing folder
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Backups (django-dbbackup; `manage.py backup` / `restore`, make backup / make restore):
+# PostgreSQL through pg_dump's custom format, SQLite through its backup API, one dated file
+# each in BACKUP_DIR, the newest BACKUP_KEEP kept.
+BACKUP_DIR = Path(env_str("BACKUP_DIR", str(VAR_DIR / "backups")))
+DBBACKUP_CLEANUP_KEEP = env_int("BACKUP_KEEP", 14, minimum=1)
+DBBACKUP_FILENAME_TEMPLATE = "timekeeper-{datetime}.{extension}"
+DBBACKUP_DATE_FORMAT = "%Y-%m-%d-%H%M%S"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "dbbackup": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": str(BACKUP_DIR)},
+    },
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
