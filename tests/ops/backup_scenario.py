@@ -6,20 +6,23 @@ JSON, the raw bytes (as text) of the progress, statistics, events, transcription
 answers. tests/ops/test_backup.py runs both in ``manage.py shell`` before a backup and
 after a restore; tests/ops/test_upgrade.py compares them with a fixture.
 
-Remake the upgrade fixture (only when the release it stands for changes):
-    python manage.py shell -c "from tests.ops.backup_scenario import fixture; fixture()"
-on an empty database at the release's migrations; it writes tests/ops/fixtures/upgrade/.
+The upgrade fixture (tests/ops/fixtures/upgrade/) was made at the commit before
+solver/migrations/0007_plan_book.py, on an empty SQLite and an empty PostgreSQL database
+(``migrate``, then
+``python manage.py shell -c "from tests.ops.backup_scenario import fixture; fixture()"``).
+Remake it the same way at a later release to move the upgrade test's starting point.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
+import shutil
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
 from django.contrib.auth.models import User
-from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 from rest_framework.test import APIClient
@@ -38,8 +41,6 @@ USERNAME = "keeper"
 GROUP = "Backup table"
 FINISHED = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "upgrade"
-# Not the app's data: made again by migrate, or by the app as it runs.
-LEFT_OUT = ["contenttypes", "auth.permission", "sessions", "admin.logentry", "ops"]
 
 
 def _client() -> APIClient:
@@ -104,23 +105,18 @@ def answers() -> None:
 
 
 def fixture() -> None:
-    """The upgrade fixture: this database's migrations, its data and the answers."""
+    """The upgrade fixture, from an empty database at a release's migrations: those
+    migrations, a backup of the scenario as ``manage.py backup`` makes it (gzipped; one per
+    kind of database: run it on SQLite and on PostgreSQL) and the API's answers."""
+    from dbbackup.db.base import get_connector
+
     build()
     FIXTURE.mkdir(parents=True, exist_ok=True)
-    loader = MigrationLoader(connection)
-    leaves = dict(loader.graph.leaf_nodes())
+    leaves = dict(MigrationLoader(connection).graph.leaf_nodes())
     (FIXTURE / "migrations.json").write_text(json.dumps(leaves, indent=1, sort_keys=True) + "\n")
-    call_command(
-        "dumpdata",
-        "--natural-foreign",
-        "--indent",
-        "1",
-        "--output",
-        str(FIXTURE / "data.json"),
-        *[f"--exclude={label}" for label in LEFT_OUT],
-    )
-    # The answers of the data as the dump holds it (JSON keeps times to the millisecond).
-    call_command("flush", "--no-input", verbosity=0)
-    call_command("loaddata", str(FIXTURE / "data.json"), verbosity=0)
-    answers_path = FIXTURE / "answers.json"
+    dump = get_connector().create_dump()
+    dump.seek(0)
+    with gzip.GzipFile(FIXTURE / f"{connection.vendor}.backup.gz", "wb", mtime=0) as out:
+        shutil.copyfileobj(dump, out)
+    answers_path = FIXTURE / f"answers-{connection.vendor}.json"
     answers_path.write_text(json.dumps(collect(), indent=1, ensure_ascii=False) + "\n")
