@@ -41,7 +41,8 @@ import signal
 import socket
 import subprocess
 import sys
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -201,10 +202,48 @@ def static_is_stale(collected: Path) -> bool:
     return any(p.exists() and p.stat().st_mtime > done for p in sources)
 
 
+BACKUP_EVERY = 24 * 3600  # seconds between two backups
+FIRST_BACKUP_AFTER = 300  # not while the solver warms up at the start
+LOOK_EVERY = 60  # how often the supervisor's loop looks whether one is due
+
+
+@dataclass
+class DailyBackup:
+    """``manage.py backup`` (SQLite's online backup or pg_dump; the newest BACKUP_KEEP, 14,
+    kept) once a day into ``folder``: when the newest backup there is a day old, or there is
+    none, but not in the first minutes after the start. It runs beside the app, which keeps
+    serving."""
+
+    folder: Path
+    started: float = field(default_factory=time.time)
+    looked: float = 0.0
+    proc: subprocess.Popen[bytes] | None = None
+
+    def due(self, now: float) -> bool:
+        if self.proc is not None and self.proc.poll() is None:
+            return False  # the last one is still running
+        if now - self.started < FIRST_BACKUP_AFTER:
+            return False
+        made = [p.stat().st_mtime for p in self.folder.glob("timekeeper-*")]
+        return not made or now - max(made) >= BACKUP_EVERY
+
+    def tick(self) -> None:
+        now = time.time()
+        if now - self.looked < LOOK_EVERY:
+            return
+        self.looked = now
+        if self.due(now):
+            print(f"[serve] daily backup into {self.folder}", flush=True)
+            self.proc = subprocess.Popen([PYTHON, "manage.py", "backup"], cwd=ROOT)
+
+
+DAILY: list[DailyBackup] = []  # the one main() starts
+
+
 def every_loop() -> None:
-    """Called by the supervisor every half second while make serve runs. The hook for the
-    periodic work of make serve (issue 20 §3: the daily backup into var/backups/, keeping
-    the last 14), which must check itself whether it is due."""
+    """Called by the supervisor every half second while make serve runs: the daily backup."""
+    for backup in DAILY:
+        backup.tick()
 
 
 def main() -> int:
@@ -305,6 +344,7 @@ def main() -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     print_addresses(machine, port, https_port if caddy else None)
+    DAILY.append(DailyBackup(Path(os.environ.get("BACKUP_DIR") or var / "backups")))
     code = supervise(children, stopping, tick=every_loop)
     print("[serve] stopped", flush=True)
     return code
