@@ -92,7 +92,9 @@ class _NoErrors(urllib.request.HTTPErrorProcessor):
         return response
 
 
-def test_a_full_disk_answers_507_and_keeps_what_was_recorded(small_disk: Path) -> None:
+def test_a_full_disk_answers_507_and_keeps_what_was_recorded(
+    small_disk: Path, tmp_path: Path
+) -> None:
     database = small_disk / "db.sqlite3"
     # DEBUG on: with it off, pages need the static files' manifest, which takes minutes to
     # build. The answers below come from the same middleware either way.
@@ -104,7 +106,7 @@ def test_a_full_disk_answers_507_and_keeps_what_was_recorded(small_disk: Path) -
         'create_user("outage")', 'create_user("outage", password="a long password")'
     )
     table = json.loads(manage(env, "shell", "-v", "0", "-c", with_password))
-    web = Web(env, Path(tempfile.gettempdir()) / f"tk-full-{small_disk.name}.log")
+    web = Web(env, tmp_path / "gunicorn.log")  # not on the full disk
     token, group = table["token"], table["group"]
     api = f"/api/groups/{group}"
     try:
