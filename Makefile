@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: install run serve test lint format messages clean bench load lock backup restore
+.PHONY: install run serve test test-fast lint format messages clean bench load lock backup restore
 
 MO := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 
@@ -52,6 +52,11 @@ format: install
 test: lint
 	$(BIN)/python manage.py makemigrations --check --dry-run -v 1
 	TIMEKEEPER_VAR_DIR=$(CURDIR)/var/test $(BIN)/pytest
+
+# The tests a change needs first, in a few minutes: no browser, no live worker, no PostgreSQL
+# (tests marked e2e, integration or slow are left out), one pytest per core.
+test-fast: install
+	$(BIN)/python scripts/test_fast.py
 
 # Refresh the .po files from the code and fill them from locale/src/*.json.
 messages: install

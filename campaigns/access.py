@@ -15,6 +15,8 @@ from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest
 from django.utils.crypto import constant_time_compare
 
+from campaigns.definitions.services import known_clock
+from campaigns.errors import CampaignError
 from campaigns.models import Campaign, Event, Group, Membership
 
 
@@ -42,6 +44,14 @@ def get_group_for_user(
     if (write and not membership.can_write) or (owner and not membership.is_owner):
         raise PermissionDenied
     return membership.group, membership
+
+
+def clock_or_404(clock_id: str) -> str:
+    """The canonical id of a catalogue clock named in a URL, else Http404 (pages and API)."""
+    try:
+        return known_clock(clock_id)
+    except CampaignError:
+        raise Http404 from None
 
 
 def live_version(request: HttpRequest, group_id: int) -> str | None:

@@ -25,7 +25,7 @@ from config.parsers import MAX_BODY_BYTES
 from rules import jsontext
 from rules.catalogue import CLOCK_IDS
 from rules.errors import RulesError
-from rules.game import PLAYER_COUNTS
+from rules.game import CHAPTERS, PLAYER_COUNTS
 
 # The example in the layout field: a whole layout of 12 cards that passes clock 1-1, so a
 # player who copies its shape gets a verdict, not a parse error.
@@ -181,7 +181,7 @@ class CampaignForm(forms.Form):
     )
     start_chapter = forms.TypedChoiceField(
         label=_("Start at chapter"),
-        choices=[(c, str(c)) for c in range(1, 11)],
+        choices=[(c, str(c)) for c in CHAPTERS],
         coerce=int,
         initial=1,
         help_text=_("Already further in your box? The clocks of earlier chapters count as passed."),

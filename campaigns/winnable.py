@@ -52,7 +52,8 @@ def judge_failure(clock: Clock, layout: str, players: int) -> dict[str, Any] | N
 
 def definition_judged_by(group: Group, clock_id: str, version: int) -> Clock:
     """The definition an attempt was judged by: the group's version ``version``, or for 0
-    the promoted definition, else the shipped one (``services.played_definition``)."""
+    the promoted definition, else the shipped one (as
+    ``campaigns.definitions.played.played_definition`` chose it then)."""
     if version:
         own = ClockTranscription.objects.filter(group=group, clock_id=clock_id, version=version)
         row = own.only("definition").first()

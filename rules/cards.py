@@ -98,8 +98,3 @@ def parse_card(text: str) -> Card:
     if digits.startswith("0") and 1 <= int(digits) <= 12:
         raise RulesError.from_wording(_LEADING_ZERO, "card", text=stripped)
     raise RulesError.from_wording(_OUT_OF_RANGE, "card", text=repr(stripped))
-
-
-def format_cards(cards: tuple[Card, ...] | list[Card]) -> str:
-    """Cards in notation separated by spaces: ``S3 M5``."""
-    return " ".join(str(card) for card in cards)

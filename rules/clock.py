@@ -334,8 +334,3 @@ def dumps_clock(clock: Clock) -> str:
         return f'{head}, "rules": []}}\n'
     lines = ",\n".join(f"  {json.dumps(rule, ensure_ascii=False)}" for rule in rules)
     return f'{head}, "rules": [\n{lines}\n]}}\n'
-
-
-def save_clock(clock: Clock, path: str | Path) -> None:
-    """Write the definition to ``path`` (UTF-8); ``load_clock(path) == clock``."""
-    Path(path).write_text(dumps_clock(clock), encoding="utf-8")

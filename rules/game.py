@@ -12,3 +12,14 @@ PLAYER_COUNTS = range(2, 5)
 # The Bonus tokens beside the clock: each failed attempt flips one face up (never more than
 # these), and each face-up token lets the table play one more card face up.
 BONUS_TOKENS = 3
+
+# The box holds ten chapters of four clocks each (clock ids "1-1" … "10-4"), and the Rebirth
+# clock after them.
+CHAPTERS = range(1, 11)
+CLOCKS_PER_CHAPTER = 4
+
+
+def chapter_of(clock_id: str) -> int | None:
+    """The chapter of a numbered clock id ("3-2" -> 3); None for the Rebirth clock."""
+    head, dash, _number = clock_id.partition("-")
+    return int(head) if dash else None

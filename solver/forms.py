@@ -11,8 +11,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from campaigns.definitions.community import best_definition
-from campaigns.definitions.services import DefinitionChoice
+from campaigns.definitions.played import DefinitionChoice, played_definition
 from campaigns.models import ClockTranscription, Group
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.errors import RulesError
@@ -130,7 +129,7 @@ class HintForm(forms.Form):
             clock = get_clock(clock_id)
             if self.group is None:
                 return None, "" if clock.transcribed else clock.name
-            choice = best_definition(self.group, clock.id)
+            choice = played_definition(self.group, clock.id, community=True)
         except RulesError:
             return None, ""
         if choice.source == DefinitionChoice.COMMUNITY:

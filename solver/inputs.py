@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from campaigns.definitions.community import best_definition
+from campaigns.definitions.played import played_definition
 from campaigns.models import NAME_LENGTH, Group
 from campaigns.play.state import campaign_state
 from config.i18n import current_lang
@@ -76,7 +76,7 @@ def parse_input(
     """Check a request field by field; HintError names the first bad field.
 
     ``clock`` is a catalogue id or a clock definition object. For an id with a ``group``,
-    the group's best definition (``campaigns.definitions.community.best_definition``): its own, the
+    the group's best definition (``campaigns.definitions.played.played_definition``): its own, the
     promoted or the shipped one, and with ``community`` a confirmed definition of other
     tables when the group has none. When none of these knows the clock's special rules, the
     hint plays by the base rules (``base_rules`` True, source ``BASE_RULES``); asking for
@@ -193,7 +193,7 @@ def _parse_clock(clock: object, group: Group | None, community: bool) -> tuple[C
                 "clock",
             ) from None
         if group is not None:
-            choice = best_definition(group, clock_id, community=community)
+            choice = played_definition(group, clock_id, community=community)
             return choice.clock, choice.source, choice.groups
         return get_clock(clock_id), "shipped", 0
     if isinstance(clock, dict):

@@ -69,7 +69,7 @@ class HintRequest(models.Model):
     clock_id = models.CharField(_("clock"), max_length=16)
     clock_definition = models.JSONField()
     base_rules = models.BooleanField(default=False)
-    # Where the definition came from (campaigns.definitions.community.DefinitionChoice.source: own,
+    # Where the definition came from (campaigns.definitions.played.DefinitionChoice.source: own,
     # promoted, shipped, community; "given" for a definition sent with the request) and its
     # fingerprint, so a hint says which table's rules it used.
     definition_source = models.CharField(max_length=10, blank=True, default="")

@@ -70,13 +70,10 @@ def request_hint(
     times in the last hour. PermissionDenied (403) for a ``group`` the user may not write to:
     viewers look at a group's hints but attach none to it (nor does a retry).
     """
-    if (
-        group is not None
-        and not Membership.objects.filter(
-            group=group, user=user, role__in=(Membership.Role.OWNER, Membership.Role.MEMBER)
-        ).exists()
-    ):
-        raise PermissionDenied
+    if group is not None:
+        membership = Membership.objects.filter(group=group, user=user).first()
+        if membership is None or not membership.can_write:
+            raise PermissionDenied
     job_effort, seed, samples = effort(), 0, odds_samples()
     input_hash = hint_input.input_hash(job_effort, seed, samples)
     now = timezone.now()

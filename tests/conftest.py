@@ -1,7 +1,8 @@
-"""Shared fixtures: a cast of users (as in healthchecks' hc/test.py) and a live Celery worker.
+"""Shared fixtures: a cast of users (as in healthchecks' hc/test.py), their group, clients
+for the pages and the API, and a live Celery worker.
 
-Alice, Bob, Charlie and Dave are plain accounts; apps give them roles in their own
-conftest (e.g. Alice owns a group, Bob is a member, Dave a viewer, Charlie an outsider).
+Alice, Bob, Charlie and Dave are plain accounts. In ``group`` ("Tuesday table", players Ann,
+Ben and Cleo) Alice is the owner, Bob a member, Dave a viewer, Charlie an outsider.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,8 +20,36 @@ from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
+from django.utils import translation
+from rest_framework.test import APIClient
 
+from campaigns.groups.services import create_group
+from campaigns.models import Campaign, Group, Membership
 from config.celery import app as celery_app
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Stop at once, in one line, when the compiled translations are missing (they are not
+    committed): without them every Dutch and Japanese test fails, with no hint why."""
+    missing = [
+        str(po.with_suffix(".mo").relative_to(ROOT))
+        for po in sorted(ROOT.glob("locale/*/LC_MESSAGES/django.po"))
+        if not po.with_suffix(".mo").exists()
+    ]
+    if missing:
+        pytest.exit(f"{', '.join(missing)} missing: run make install", returncode=4)
+
+
+@pytest.fixture(autouse=True)
+def _english() -> Iterator[None]:
+    """Every test starts in English, whatever language a request before it activated; a
+    test that wants another one says so (``translation.override("nl")``, a request with
+    ``Accept-Language``)."""
+    translation.activate("en")
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
@@ -71,6 +101,44 @@ def login() -> Callable[[User], Client]:
         return client
 
     return _login
+
+
+@pytest.fixture
+def group(alice: User, bob: User, dave: User, charlie: User) -> Group:
+    group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
+    Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
+    Membership.objects.create(group=group, user=dave, role=Membership.Role.VIEWER)
+    return group
+
+
+@pytest.fixture
+def campaign(group: Group) -> Campaign:
+    return group.current_campaign()
+
+
+@pytest.fixture
+def users(alice: User, bob: User, dave: User, charlie: User) -> dict[str, User]:
+    return {"owner": alice, "member": bob, "viewer": dave, "outsider": charlie}
+
+
+@pytest.fixture
+def api() -> Callable[[User], APIClient]:
+    def _api(user: User) -> APIClient:
+        client = APIClient()
+        client.force_authenticate(user)
+        return client
+
+    return _api
+
+
+@pytest.fixture
+def as_role(users: dict[str, User], login: Callable[[User], Client]) -> Callable[[str], Client]:
+    return lambda role: login(users[role])
+
+
+@pytest.fixture
+def api_as(users: dict[str, User], api: Callable[[User], APIClient]) -> Callable[[str], APIClient]:
+    return lambda role: api(users[role])
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from its own box. One table's transcription can serve every table that reaches t
 - Staff may hide a definition (offered to nobody) or promote one: the site-wide default for
   its clock, used like a shipped one by groups that have none of their own.
 
-``best_definition`` is the one answer to "which rules does this group play this clock by?",
-for the group page, the clock page and the hint form.
+Which definition a group plays is ``campaigns.definitions.played.played_definition``; it asks
+here for the confirmed one when a hint may use other tables' rules.
 """
 
 from __future__ import annotations
@@ -32,21 +32,18 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from campaigns.definitions.services import (
-    DefinitionChoice,
     check_transcription_limits,
-    played_definition,
     save_version,
 )
 from campaigns.errors import CampaignError
 from campaigns.models import (
-    Campaign,
     ClockTranscription,
     CommunityDefinition,
     DefinitionReport,
     Group,
 )
 from campaigns.play.state import CampaignState, campaign_state
-from rules.clock import REBIRTH, Clock
+from rules.clock import Clock
 
 CONFIRMED_AT = 3  # independent groups typing the same rules
 REASON_LENGTH = 500
@@ -55,19 +52,13 @@ REASON_LENGTH = 500
 # --- what a group may see -----------------------------------------------------------------
 
 
-def chapter_opened(group: Group, clock_id: str, state: CampaignState | None = None) -> bool:
-    """True when the group's campaign (``state``, read when not given) has opened the
-    chapter of ``clock_id`` (the Rebirth clock: once the Rebirth envelope may be opened).
-    The spoiler rule rests on this."""
-    state = state or campaign_state(group.current_campaign())
-    if clock_id == REBIRTH:
-        return state.campaign.kind == Campaign.Kind.REBIRTH or state.rebirth_unlocked
-    return state.chapter_open(int(clock_id.split("-")[0]))
+def _state(group: Group, state: CampaignState | None) -> CampaignState:
+    return state or campaign_state(group.current_campaign())
 
 
 def sees_community(group: Group, clock_id: str, state: CampaignState | None = None) -> bool:
     """The group shares (so it sees) and has opened the clock's chapter."""
-    return group.share_with_community and chapter_opened(group, clock_id, state)
+    return group.share_with_community and _state(group, state).clock_open(clock_id)
 
 
 # --- the shared list ----------------------------------------------------------------------
@@ -112,7 +103,7 @@ def shared_definitions(
 
     Two queries whatever the number of groups: one aggregate over the latest versions of the
     clock (index ``transcription_community_idx``), one for the definitions themselves."""
-    if not chapter_opened(group, clock_id, state):
+    if not _state(group, state).clock_open(clock_id):
         raise Http404
     if not group.share_with_community:
         return []
@@ -155,36 +146,16 @@ def shared_definition(group: Group, clock_id: str, fingerprint_: str) -> SharedD
     raise Http404
 
 
-# --- the best definition for a group ------------------------------------------------------
+# --- the offer on the group page -----------------------------------------------------------
 
 
-def best_definition(
-    group: Group, clock_id: str, *, community: bool = True, state: CampaignState | None = None
-) -> DefinitionChoice:
-    """The best definition available for this group and clock, in this order: its own
-    latest version; the promoted one; the shipped one when its rules are known; with
-    ``community``, a confirmed definition other tables typed (only if the group sees them);
-    else the shipped one, rules unknown (``services.played_definition`` without the last
-    step). The hint form and its API ask here; the group page offers the community step
-    as a question (``agreement_offer``) instead."""
-    played = played_definition(group, clock_id)
-    if played.clock.transcribed or not community or not sees_community(group, clock_id, state):
-        return played
-    top = next(iter(shared_definitions(group, clock_id, state)), None)
-    if top is None or not top.confirmed:
-        return played
-    return DefinitionChoice(DefinitionChoice.COMMUNITY, top.clock, 0, top.fingerprint, top.groups)
-
-
-def agreement_offer(
-    group: Group, choice: DefinitionChoice, state: CampaignState
-) -> SharedDefinition | None:
+def agreement_offer(group: Group, clock: Clock, state: CampaignState) -> SharedDefinition | None:
     """For the next-clock card: the definition most tables typed, when the group has nothing
-    of its own for the clock (``choice``, from ``best_definition(community=False)``, has
-    no known rules) and sees other tables' definitions."""
-    if choice.clock.transcribed or not sees_community(group, choice.clock.id, state):
+    of its own for the clock (``clock``, the one it plays, has no known rules) and sees other
+    tables' definitions."""
+    if clock.transcribed or not sees_community(group, clock.id, state):
         return None
-    return next(iter(shared_definitions(group, choice.clock.id, state)), None)
+    return next(iter(shared_definitions(group, clock.id, state)), None)
 
 
 def agreement_text(groups: int) -> str:

@@ -6,15 +6,12 @@ not opened (spoilers), as for a definition it cannot see. Refusals rise to
 
 from __future__ import annotations
 
-from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from campaigns.access import get_group_for_user
+from campaigns.access import clock_or_404, get_group_for_user
 from campaigns.definitions import community
-from campaigns.definitions.services import known_clock
-from campaigns.errors import CampaignError
 from config.http import AuthenticatedRequest, api_view
 
 NOT_SEEN = OpenApiResponse(
@@ -50,13 +47,6 @@ class ReportIn(serializers.Serializer):
     reason = serializers.CharField(max_length=community.REASON_LENGTH)
 
 
-def _clock_or_404(clock_id: str) -> str:
-    try:
-        return known_clock(clock_id)
-    except CampaignError:
-        raise Http404 from None
-
-
 @extend_schema(
     responses={200: SharedOut(many=True), 404: NOT_SEEN},
     summary="Definitions other tables transcribed for a clock",
@@ -66,7 +56,7 @@ def _clock_or_404(clock_id: str) -> str:
 @api_view(["GET"])
 def shared_list(request: AuthenticatedRequest, group_id: int, clock_id: str) -> Response:
     group, _membership = get_group_for_user(request.user, group_id)
-    shared = community.shared_definitions(group, _clock_or_404(clock_id))
+    shared = community.shared_definitions(group, clock_or_404(clock_id))
     return Response([item.to_json() for item in shared])
 
 
@@ -87,7 +77,7 @@ def adopt(request: AuthenticatedRequest, group_id: int) -> Response:
     group, _membership = get_group_for_user(request.user, group_id, write=True)
     data = AdoptIn(data=request.data)
     data.is_valid(raise_exception=True)
-    clock_id = _clock_or_404(data.validated_data["clock"])
+    clock_id = clock_or_404(data.validated_data["clock"])
     row = community.adopt(group, clock_id, data.validated_data["fingerprint"], request.user)
     return Response(VersionOut(row).data, status=status.HTTP_201_CREATED)
 
@@ -114,6 +104,6 @@ def report(
     data = ReportIn(data=request.data)
     data.is_valid(raise_exception=True)
     row = community.report(
-        group, _clock_or_404(clock_id), fingerprint, request.user, data.validated_data["reason"]
+        group, clock_or_404(clock_id), fingerprint, request.user, data.validated_data["reason"]
     )
     return Response({"reason": row.reason}, status=status.HTTP_201_CREATED)

@@ -12,14 +12,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from campaigns.access import get_group_for_user
+from campaigns.access import clock_or_404, get_group_for_user
 from campaigns.definitions import community
-from campaigns.definitions.services import known_clock
 from campaigns.errors import CampaignError
 from campaigns.models import Group
 from campaigns.play.state import CampaignState
@@ -39,7 +38,7 @@ def community_section(
     chapter is not opened (nothing may show), else whether the group shares and each
     definition other tables typed, drawn with what differs from the group's ``ours``
     (its own version, or rules that are known: a clock with none compares to nothing)."""
-    if not community.chapter_opened(group, clock_id, state):
+    if not state.clock_open(clock_id):
         return {"community": None}
     if not group.share_with_community:
         return {"community": {"sharing": False, "items": []}}
@@ -64,20 +63,13 @@ def community_section(
     return {"community": {"sharing": True, "items": items, "more": len(every[SHOWN:])}}
 
 
-def _clock_or_404(clock_id: str) -> str:
-    try:
-        return known_clock(clock_id)
-    except CampaignError:
-        raise Http404 from None
-
-
 @login_required
 @require_POST
 def adopt(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) -> HttpResponse:
     """The Use this button: the definition becomes the group's new version, recorded as
     adopted."""
     group, _membership = get_group_for_user(request.user, group_id, write=True)
-    clock_id = _clock_or_404(clock_id)
+    clock_id = clock_or_404(clock_id)
     try:
         row = community.adopt(group, clock_id, request.POST.get("fingerprint", ""), request.user)
     except CampaignError as error:  # the per-user limit
@@ -97,7 +89,7 @@ def report(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) -> H
     """A member reports a definition to the staff, with a reason (400 with the reason's
     error when it is missing or too long)."""
     group, membership = get_group_for_user(request.user, group_id, write=True)
-    clock_id = _clock_or_404(clock_id)
+    clock_id = clock_or_404(clock_id)
     fingerprint = request.POST.get("fingerprint", "")
     reason = request.POST.get("reason", "")
     try:

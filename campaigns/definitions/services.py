@@ -1,12 +1,9 @@
-"""Which rules a group plays each clock by, and saving the group's own versions of them.
-
-A group plays a clock by its own latest version, else the one staff promoted, else the
-shipped one (``played_definition``); other tables' definitions are only offered
-(``campaigns.definitions.community``)."""
+"""Clock ids a person typed, and saving a group's own versions of its clocks (typed here, or
+adopted from other tables through ``campaigns.definitions.community``). Which version a
+group plays is ``campaigns.definitions.played.played_definition``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -36,53 +33,6 @@ def known_clock(clock_id: object, field_name: str = "clock") -> str:
             % {"clock": clock_id[:20]},
             field_name,
         ) from None
-
-
-@dataclass(frozen=True)
-class DefinitionChoice:
-    """The rules a group plays a clock by, and where they come from: ``own`` (its latest
-    version ``version``), ``promoted`` (the site-wide default staff chose), ``shipped``
-    (the catalogue file; ``clock.transcribed`` False when its special rules are unknown), or
-    ``community`` (a confirmed definition of other tables, typed by ``groups`` of them:
-    offered by ``community.best_definition``, never chosen here)."""
-
-    source: str
-    clock: Clock
-    version: int = 0
-    fingerprint: str = ""
-    groups: int = 0
-
-    OWN = "own"
-    PROMOTED = "promoted"
-    SHIPPED = "shipped"
-    COMMUNITY = "community"
-
-
-def played_definition(group: Group, clock_id: str) -> DefinitionChoice:
-    """The definition a group plays ``clock_id`` by: its own latest version, else the
-    promoted one, else the shipped one. Other tables' definitions are only ever offered
-    (``community.best_definition``), never played behind the group's back."""
-    own = (
-        ClockTranscription.objects.filter(group=group, clock_id=clock_id, latest=True)
-        .only("definition", "version", "fingerprint")
-        .first()
-    )
-    if own is not None:
-        clock = Clock.from_json(own.definition)
-        return DefinitionChoice(DefinitionChoice.OWN, clock, own.version, own.fingerprint)
-    promoted = CommunityDefinition.objects.filter(clock_id=clock_id, promoted=True).first()
-    if promoted is not None:
-        clock = Clock.from_json(promoted.definition)
-        return DefinitionChoice(DefinitionChoice.PROMOTED, clock, 0, promoted.fingerprint)
-    shipped = get_clock(clock_id)
-    return DefinitionChoice(DefinitionChoice.SHIPPED, shipped, 0, fingerprint(shipped))
-
-
-def clock_for_group(group: Group, clock_id: str) -> tuple[Clock, int]:
-    """The definition a group plays ``clock_id`` by, and its version (0 = not the group's
-    own: the promoted or the shipped definition)."""
-    choice = played_definition(group, clock_id)
-    return choice.clock, choice.version
 
 
 MAX_VERSIONS_PER_HOUR = 30  # per user, typed and adopted versions together

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -19,13 +19,13 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaigns import winnable
-from campaigns.access import get_group_for_user
+from campaigns.access import clock_or_404, get_group_for_user
 from campaigns.definitions import described
 from campaigns.definitions import services as definitions_services
 from campaigns.definitions.community_views import community_section
 from campaigns.definitions.editor import kinds_offered, param_inputs, rule_from_params
-from campaigns.definitions.services import clock_for_group, known_clock
-from campaigns.errors import CampaignError, error_text
+from campaigns.definitions.played import played_definition
+from campaigns.errors import error_text
 from campaigns.forms import TranscriptionForm, add_service_error
 from campaigns.models import Attempt
 from campaigns.play.chapter_map import clock_state, state_labels
@@ -47,25 +47,23 @@ def clock_face(clock: Clock, layout: Any = None) -> str:
 # --- clocks -------------------------------------------------------------------------------
 
 
-def _known_clock_or_404(clock_id: str) -> str:
-    try:
-        return known_clock(clock_id)
-    except CampaignError:
-        raise Http404 from None
-
-
 @login_required
 @require_GET
 def clock_page(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) -> HttpResponse:
     """A clock's face, rules and every attempt of the campaign. Clocks of chapters not
     opened stay hidden unless ``?spoilers=1``."""
     group, membership = get_group_for_user(request.user, group_id)
-    clock_id = _known_clock_or_404(clock_id)
+    clock_id = clock_or_404(clock_id)
     campaign = group.current_campaign()
     state = campaign_state(campaign)
-    kind = clock_state(state, clock_id) if clock_id in state.by_id else "locked"
-    hidden = kind == "locked" and request.GET.get("spoilers") != "1"
-    clock, version = clock_for_group(group, clock_id)
+    opened = state.clock_open(clock_id)
+    if clock_id in state.by_id:
+        kind = clock_state(state, clock_id)
+    else:  # the Rebirth clock, outside a Rebirth campaign
+        kind = "upcoming" if opened else "locked"
+    hidden = not opened and request.GET.get("spoilers") != "1"
+    choice = played_definition(group, clock_id)
+    clock, version = choice.clock, choice.version
     shared = {} if hidden else community_section(group, clock_id, clock, version, state)
     # Every attempt of the group's history at this clock: a new campaign does not erase what
     # the table already tried here (earlier campaigns' rows are marked).
@@ -116,8 +114,9 @@ def transcribe(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) 
     index) drops one, ``save`` stores a new version. htmx swaps the ``editor`` partial on
     every change; without JavaScript the same buttons re-render the page."""
     group, membership = get_group_for_user(request.user, group_id, write=True)
-    clock_id = _known_clock_or_404(clock_id)
-    clock, version = clock_for_group(group, clock_id)
+    clock_id = clock_or_404(clock_id)
+    choice = played_definition(group, clock_id)
+    clock, version = choice.clock, choice.version
     new_kind = request.POST.get("new_kind", "")
     new_rule_error = None
     if request.method == "POST":

@@ -22,6 +22,7 @@ from campaigns.groups.services import (
 )
 from campaigns.models import NAME_LENGTH, NOTES_LENGTH, Campaign, Group, Membership, Player, Session
 from config.http import AuthenticatedRequest, api_view
+from rules.game import CHAPTERS
 
 
 class GroupIn(serializers.Serializer):
@@ -64,7 +65,9 @@ class MemberOut(serializers.ModelSerializer):
 
 class CampaignIn(serializers.Serializer):
     kind = serializers.ChoiceField(choices=Campaign.Kind.choices, default=Campaign.Kind.NORMAL)
-    start_chapter = serializers.IntegerField(min_value=1, max_value=10, default=1)
+    start_chapter = serializers.IntegerField(
+        min_value=CHAPTERS[0], max_value=CHAPTERS[-1], default=1
+    )
     passed = serializers.ListField(
         child=serializers.CharField(max_length=20),
         max_length=40,

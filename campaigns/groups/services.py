@@ -29,8 +29,9 @@ from campaigns.models import (
     invite_expiry,
     new_invite_token,
 )
-from campaigns.play.state import CHAPTERS, Status, campaign_state, clock_ids, lock_campaign
+from campaigns.play.state import Status, campaign_state, clock_ids, lock_campaign
 from rules.clock import REBIRTH
+from rules.game import CHAPTERS
 
 
 def _check_name(name: object, field_name: str = "name") -> str:
@@ -137,20 +138,6 @@ def current_session(campaign: Campaign) -> Session:
     today = timezone.localdate()
     session = campaign.sessions.filter(date=today).order_by("-id").first()
     return session or Session.objects.create(campaign=campaign, date=today)
-
-
-def start_session(
-    campaign: Campaign, players: Sequence[Player], date: Any = None, notes: str = ""
-) -> Session:
-    """A new session of the campaign on ``date`` (today by default) with these players."""
-    check_notes(notes)
-    _check_players(campaign.group_id, players)
-    with transaction.atomic():
-        session = Session.objects.create(
-            campaign=campaign, date=date or timezone.localdate(), notes=notes
-        )
-        session.players.set(players)
-    return session
 
 
 def fill_in_session(

@@ -89,12 +89,8 @@ def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
         rows.append({"membership": membership, "state": state, "last_session": last})
     # An invite opened before logging in or signing up, not taken up yet.
     token = request.session.get(INVITE_SESSION_KEY)
-    invite = (
-        Group.objects.filter(invite_token=token, invite_expires__gt=timezone.now()).first()
-        if token
-        else None
-    )
-    if invite is not None and memberships.filter(group=invite).exists():
+    invite = Group.objects.filter(invite_token=token).first() if token else None
+    if invite is not None and (not invite.invite_open or memberships.filter(group=invite).exists()):
         request.session.pop(INVITE_SESSION_KEY, None)
         invite = None
     status = 400 if form.errors else 200

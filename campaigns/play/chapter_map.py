@@ -13,6 +13,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from campaigns.play.state import CampaignState, Status
+from rules.game import CHAPTERS, CLOCKS_PER_CHAPTER
 
 CELL = 40
 LEFT = 22
@@ -31,8 +32,7 @@ def clock_state(state: CampaignState, clock_id: str) -> str:
         return "retrying" if row.retrying else "next"
     if row.retrying:
         return "retrying"
-    chapter = int(clock_id.split("-")[0]) if clock_id != "rebirth" else 10
-    return "upcoming" if state.chapter_open(chapter) else "locked"
+    return "upcoming" if state.clock_open(clock_id) else "locked"
 
 
 def state_labels() -> dict[str, str]:
@@ -55,14 +55,14 @@ def chapter_map(state: CampaignState, group_id: int) -> SafeString:
     rows = [
         {"y": band * band_height + TOP + (number - 1) * CELL + CELL / 2 + 4, "label": "I" * number}
         for band in range(2)
-        for number in range(1, 5)
+        for number in range(1, CLOCKS_PER_CHAPTER + 1)
     ]
     chapters = []
-    for chapter in range(1, 11):
+    for chapter in CHAPTERS:
         top = ((chapter - 1) // 5) * band_height
         x = LEFT + ((chapter - 1) % 5) * CELL + CELL / 2
         clocks = []
-        for number in range(1, 5):
+        for number in range(1, CLOCKS_PER_CHAPTER + 1):
             clock_id = f"{chapter}-{number}"
             kind = clock_state(state, clock_id)
             y = top + TOP + (number - 1) * CELL + CELL / 2

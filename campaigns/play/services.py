@@ -25,7 +25,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaigns import winnable
-from campaigns.definitions.services import clock_for_group, known_clock
+from campaigns.definitions.played import played_definition
+from campaigns.definitions.services import known_clock
 from campaigns.errors import CampaignError, error_text, signed_in
 from campaigns.groups.services import check_notes, current_session
 from campaigns.models import Attempt, Campaign, ClockProgress, Event, Player, Session
@@ -175,7 +176,8 @@ def record_attempt(
     if opener is not None and opener.group_id != campaign.group_id:
         raise CampaignError(_("The opener is not a player of this group."), "opener")
     # Judged outside the lock: parsing and validating is the slow part.
-    definition, version = clock_for_group(campaign.group, clock)
+    choice = played_definition(campaign.group, clock)
+    definition, version = choice.clock, choice.version
     verdict = judge_layout(definition, layout, str(outcome)).to_json() if layout else None
     # Could its cards have passed? Asked of the solver (campaigns.winnable), also unlocked.
     postmortem = (

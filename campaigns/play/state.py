@@ -9,9 +9,9 @@ from typing import Any
 from campaigns.models import Campaign, ClockProgress
 from rules.catalogue import CLOCK_IDS
 from rules.clock import REBIRTH
+from rules.game import CHAPTERS, CLOCKS_PER_CHAPTER, chapter_of
 
 NUMBERED_CLOCKS: tuple[str, ...] = tuple(c for c in CLOCK_IDS if c != REBIRTH)
-CHAPTERS = range(1, 11)
 Status = ClockProgress.Status
 
 
@@ -72,9 +72,18 @@ class CampaignState:
         """A chapter opens once every clock of the chapters before it is passed or skipped."""
         return all(
             self.by_id[f"{c}-{n}"].status != Status.UPCOMING
-            for c in range(1, chapter)
-            for n in range(1, 5)
+            for c in range(CHAPTERS[0], chapter)
+            for n in range(1, CLOCKS_PER_CHAPTER + 1)
         )
+
+    def clock_open(self, clock_id: str) -> bool:
+        """May the group see ``clock_id``? The spoiler rule, decided here only (pages, API,
+        community and hints ask this): a numbered clock once its chapter is open; the
+        Rebirth clock in a Rebirth campaign, or once Rebirth is unlocked."""
+        chapter = chapter_of(clock_id)
+        if chapter is None:
+            return self.campaign.kind == Campaign.Kind.REBIRTH or self.rebirth_unlocked
+        return self.chapter_open(chapter)
 
     @property
     def chapter(self) -> int:

@@ -25,13 +25,14 @@ from django_htmx.http import trigger_client_event
 from campaigns import winnable
 from campaigns.access import get_group_for_user, live_version
 from campaigns.definitions import community
-from campaigns.definitions.services import clock_for_group, known_clock, played_definition
+from campaigns.definitions.played import played_definition
+from campaigns.definitions.services import known_clock
 from campaigns.definitions.views import clock_face
 from campaigns.errors import CampaignError, error_text
 from campaigns.forms import AttemptForm, LayoutCheckForm, add_service_error
 from campaigns.models import Event, Group, Membership
 from campaigns.play import services as play_services
-from campaigns.play.chapter_map import chapter_map, clock_state, state_labels
+from campaigns.play.chapter_map import chapter_map, state_labels
 from campaigns.play.services import StaleWrite, last_undoable, record_attempt, retrieve
 from campaigns.play.state import campaign_state, campaign_version
 from config.http import AuthenticatedHttpRequest
@@ -80,7 +81,7 @@ def _board_context(
     if next_clock is not None:
         choice = played_definition(group, next_clock)
         clock, version = choice.clock, choice.version
-        context["offer"] = community.agreement_offer(group, choice, state)
+        context["offer"] = community.agreement_offer(group, clock, state)
         if context["offer"] is not None:
             context["offer_text"] = community.agreement_text(context["offer"].groups)
             context["offer_rules"] = context["offer"].clock.describe(current_lang())
@@ -271,11 +272,11 @@ def layout_check(request: AuthenticatedHttpRequest, group_id: int) -> HttpRespon
         try:
             clock_id = known_clock(form.cleaned_data["clock"])
             state = campaign_state(group.current_campaign())
-            if clock_id not in state.by_id or clock_state(state, clock_id) == "locked":
+            if not state.clock_open(clock_id):
                 raise CampaignError(
                     _("This clock belongs to a chapter your group has not opened yet."), "clock"
                 )
-            clock, _version = clock_for_group(group, clock_id)
+            clock = played_definition(group, clock_id).clock
             verdict = check_layout(clock, form.cleaned_data["layout"], current_lang())
             context["verdict"] = verdict
             # Rules in the table's own words: never judged, the players check them.

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from campaigns.statistics.figures import CampaignLine, ClockFigures, HintFigures, Statistics, Tally
+from rules.game import CHAPTERS
 
 # --- the chapter map, coloured by attempts to pass --------------------------------------------
 
@@ -68,7 +69,7 @@ def heat_level(attempts_to_pass: int) -> str:
 def heat_map(stats: Statistics) -> HeatMap:
     cells: list[HeatCell] = []
     rows: list[HeatRow] = []
-    for chapter in range(1, 11):
+    for chapter in CHAPTERS:
         y = (chapter - 1) * (CELL_H + CELL_GAP)
         rows.append(HeatRow(chapter, y, y + CELL_H // 2 + 4))
     for index, clock in enumerate(c for c in stats.clocks if c.chapter is not None):

@@ -62,9 +62,7 @@ from django.db.models.functions import Cast, Coalesce, RowNumber
 from campaigns.models import Attempt, Campaign, ClockProgress, Event, Group, Session, whole_minutes
 from campaigns.statistics.community import add_community_figures
 from campaigns.statistics.figures import (
-    CHAPTERS,
     HINT_BINS,
-    HINT_DONE,
     HINT_MATCH_WINDOW,
     NUMBERED,
     PASSED,
@@ -82,11 +80,11 @@ from campaigns.statistics.figures import (
     Streaks,
     Tally,
     UnknownCampaign,
-    chapter_of,
     lower_median,
 )
 from campaigns.winnable import winnable_failures
 from rules.clock import REBIRTH
+from rules.game import CHAPTERS, chapter_of
 
 
 def group_statistics(
@@ -452,8 +450,10 @@ def _hints(
         .order_by("created", "id")
         .values("outcome")[:1]
     )
+    # The solver's own "done", read through the relation (no import of the solver).
+    done = group.hint_requests.model.Status.DONE
     hints = group.hint_requests.filter(
-        campaign_id__in=scope, status=HINT_DONE, finished_at__isnull=False
+        campaign_id__in=scope, status=done, finished_at__isnull=False
     )
     if players is not None:
         hints = hints.filter(players=players)

@@ -17,9 +17,6 @@ from rules.game import BONUS_TOKENS, PLAYER_COUNTS
 NUMBERED = tuple(c for c in CLOCK_IDS if c != REBIRTH)
 
 
-CHAPTERS = tuple(range(1, 11))
-
-
 TABLE_SIZES = tuple(PLAYER_COUNTS)
 
 
@@ -30,9 +27,6 @@ COMMUNITY_MIN_GROUPS = 5
 
 
 HINT_MATCH_WINDOW = timedelta(hours=24)
-
-
-HINT_DONE = "done"  # a hint request's status once its plan is found (solver.models)
 
 
 HINT_BINS = 5  # of width 0.2
@@ -49,11 +43,6 @@ FAILED = Attempt.Outcome.FAILED
 
 class UnknownCampaign(LookupError):
     """The campaign asked for is not one of the group's (the outlets answer 404)."""
-
-
-def chapter_of(clock_id: str) -> int | None:
-    """1 for 1-1 … 10 for 10-4; None for Rebirth, which belongs to no chapter."""
-    return None if clock_id == REBIRTH else int(clock_id.split("-")[0])
 
 
 def wilson(passes: int, attempts: int) -> tuple[float, float] | None:

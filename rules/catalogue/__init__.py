@@ -13,10 +13,11 @@ from pathlib import Path
 
 from rules.clock import REBIRTH, Clock, load_clock
 from rules.errors import RulesError
+from rules.game import CHAPTERS, CLOCKS_PER_CHAPTER
 
 FOLDER = Path(__file__).resolve().parent
 CLOCK_IDS: tuple[str, ...] = (
-    *(f"{chapter}-{number}" for chapter in range(1, 11) for number in range(1, 5)),
+    *(f"{chapter}-{number}" for chapter in CHAPTERS for number in range(1, CLOCKS_PER_CHAPTER + 1)),
     REBIRTH,
 )
 

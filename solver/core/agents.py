@@ -372,11 +372,6 @@ def _still_reachable(
     )
 
 
-def choose_move(view: View) -> Move:
-    """The plan-following player's move (the best ranked one)."""
-    return rank_moves(view)[0]
-
-
 # --- Slips ---------------------------------------------------------------------------------
 
 SLIP_MISREAD = 2.0  # how far off a misread face-down card is, either way

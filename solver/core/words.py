@@ -316,13 +316,3 @@ def all_words(
     names: Sequence[str] | None = None,
 ) -> dict[str, str]:
     return {lang: plan_words(plan, clock, seats, face_up, lang, names) for lang in LANGUAGES}
-
-
-def all_speech(
-    plan: Plan,
-    clock: Clock,
-    seats: Seats,
-    face_up: int,
-    names: Sequence[str] | None = None,
-) -> dict[str, Speech]:
-    return {lang: plan_speech(plan, clock, seats, face_up, lang, names) for lang in LANGUAGES}

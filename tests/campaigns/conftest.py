@@ -1,5 +1,5 @@
-"""The cast for campaign tests: Alice owns "Tuesday table", Bob is a member, Dave a viewer,
-Charlie an outsider (users from tests/conftest.py)."""
+"""Campaign tests' helpers: play an attempt, an evening at the table. The group, its cast
+and the clients are in tests/conftest.py."""
 
 from __future__ import annotations
 
@@ -10,50 +10,42 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from rest_framework.test import APIClient
 
-from campaigns.groups.services import create_group, start_session
-from campaigns.models import Attempt, Campaign, Group, Membership, Session
+from campaigns.groups.services import fill_in_session
+from campaigns.models import Attempt, Campaign, Group, Session
 from campaigns.play.services import record_attempt
 from campaigns.play.state import campaign_state
 
 
 @pytest.fixture
-def group(alice: User, bob: User, dave: User, charlie: User) -> Group:
-    group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
-    Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
-    Membership.objects.create(group=group, user=dave, role=Membership.Role.VIEWER)
-    return group
+def page() -> Callable[..., str]:
+    """page(group, tail=""): the address of one of the group's pages."""
+
+    def _page(group: Group, tail: str = "") -> str:
+        return f"/groups/{group.pk}/{tail}"
+
+    return _page
 
 
 @pytest.fixture
-def campaign(group: Group) -> Campaign:
-    return group.current_campaign()
+def tap(page: Callable[..., str]) -> Callable[..., Any]:
+    """tap(client, group, action, htmx=False, follow=False, **data): one tap on the group
+    page's passed / failed / skip buttons for the next clock, as a phone sends it."""
 
+    def _tap(
+        client: Client,
+        group: Group,
+        action: str,
+        htmx: bool = False,
+        follow: bool = False,
+        **data: Any,
+    ) -> Any:
+        clock = campaign_state(group.current_campaign()).next_clock
+        body = {"clock": clock, "players": 3, "action": action, **data}
+        headers = {"HX-Request": "true"} if htmx else {}
+        return client.post(page(group, "record/"), body, headers=headers, follow=follow)
 
-@pytest.fixture
-def users(alice: User, bob: User, dave: User, charlie: User) -> dict[str, User]:
-    return {"owner": alice, "member": bob, "viewer": dave, "outsider": charlie}
-
-
-@pytest.fixture
-def api() -> Callable[[User], APIClient]:
-    def _api(user: User) -> APIClient:
-        client = APIClient()
-        client.force_authenticate(user)
-        return client
-
-    return _api
-
-
-@pytest.fixture
-def as_role(users: dict[str, User], login: Callable[[User], Client]) -> Callable[[str], Client]:
-    return lambda role: login(users[role])
-
-
-@pytest.fixture
-def api_as(users: dict[str, User], api: Callable[[User], APIClient]) -> Callable[[str], APIClient]:
-    return lambda role: api(users[role])
+    return _tap
 
 
 @pytest.fixture
@@ -76,7 +68,7 @@ def evening(alice: User) -> Callable[[Group, list[str]], Session]:
     def _evening(group: Group, outcomes: list[str]) -> Session:
         campaign = group.current_campaign()
         players = list(group.players.order_by("name"))
-        session = start_session(campaign, players)
+        session = fill_in_session(campaign, players)
         for outcome in outcomes:
             campaign.refresh_from_db()
             clock = campaign_state(campaign).next_clock

@@ -10,7 +10,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from campaigns.definitions import community
-from campaigns.definitions.services import clock_for_group, transcribe
+from campaigns.definitions.played import played_definition
+from campaigns.definitions.services import transcribe
 from campaigns.groups.services import create_group, new_campaign
 from campaigns.models import CommunityDefinition, Group
 from rules.catalogue import get_clock
@@ -72,7 +73,8 @@ def test_staff_promote_one_definition_per_clock(at_chapter_2: Group, staff: Clie
     staff.post(URL, {"action": "promote", "_selected_action": [rival.pk]})
     staff.post(URL, {"action": "promote", "_selected_action": [agreed.pk]})
     assert list(CommunityDefinition.objects.filter(promoted=True)) == [agreed]
-    clock, version = clock_for_group(at_chapter_2, "2-1")
+    choice = played_definition(at_chapter_2, "2-1")
+    clock, version = choice.clock, choice.version
     assert clock.rules[0].kind == "card_count" and version == 0
     assert not get_clock("2-1").transcribed  # the shipped file is untouched
 

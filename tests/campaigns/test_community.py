@@ -15,7 +15,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from campaigns.definitions import community
-from campaigns.definitions.services import MAX_VERSIONS_PER_HOUR, clock_for_group, transcribe
+from campaigns.definitions.played import played_definition
+from campaigns.definitions.services import MAX_VERSIONS_PER_HOUR, transcribe
 from campaigns.groups.services import create_group, new_campaign
 from campaigns.models import ClockTranscription, CommunityDefinition, DefinitionReport, Group
 from rules.canonical import fingerprint
@@ -229,7 +230,8 @@ def test_adopting_records_a_new_adopted_version_equal_to_the_definition(
     assert response.status_code == 201
     body = response.json()
     assert (body["version"], body["adopted"], body["fingerprint"]) == (2, True, print_of(RULES))
-    clock, version = clock_for_group(at_chapter_2, "2-1")
+    choice = played_definition(at_chapter_2, "2-1")
+    clock, version = choice.clock, choice.version
     assert version == 2 and fingerprint(clock) == print_of(RULES)
     row = ClockTranscription.objects.get(group=at_chapter_2, version=2)
     assert row.adopted and row.latest and row.author is not None
@@ -334,12 +336,13 @@ def test_a_promoted_definition_is_played_like_a_shipped_one(
     community.promote(CommunityDefinition.objects.get(fingerprint=print_of(OTHER_RULES)))
     community.promote(CommunityDefinition.objects.get(fingerprint=print_of(RULES)))
     assert CommunityDefinition.objects.filter(promoted=True).count() == 1
-    clock, version = clock_for_group(at_chapter_2, "2-1")
+    choice = played_definition(at_chapter_2, "2-1")
+    clock, version = choice.clock, choice.version
     assert fingerprint(clock) == print_of(RULES) and version == 0 and clock.transcribed
-    choice = community.best_definition(at_chapter_2, "2-1")
+    choice = played_definition(at_chapter_2, "2-1", community=True)
     assert choice.source == "promoted"
     typed(at_chapter_2, OTHER_RULES)  # the group's own still comes first
-    assert community.best_definition(at_chapter_2, "2-1").source == "own"
+    assert played_definition(at_chapter_2, "2-1", community=True).source == "own"
 
 
 def test_the_best_definition_offers_a_confirmed_one_only(
@@ -347,12 +350,12 @@ def test_the_best_definition_offers_a_confirmed_one_only(
 ) -> None:
     typed(table("A"), RULES)
     typed(table("B"), RULES)
-    assert community.best_definition(at_chapter_2, "2-1").source == "shipped"
+    assert played_definition(at_chapter_2, "2-1", community=True).source == "shipped"
     typed(table("C"), RULES)
-    choice = community.best_definition(at_chapter_2, "2-1")
+    choice = played_definition(at_chapter_2, "2-1", community=True)
     assert (choice.source, choice.fingerprint, choice.groups) == ("community", print_of(RULES), 3)
-    assert community.best_definition(at_chapter_2, "2-1", community=False).source == "shipped"
-    assert clock_for_group(at_chapter_2, "2-1")[0].transcribed is False
+    assert played_definition(at_chapter_2, "2-1").source == "shipped"
+    assert played_definition(at_chapter_2, "2-1").clock.transcribed is False
 
 
 # --- limits -------------------------------------------------------------------------------

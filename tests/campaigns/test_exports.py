@@ -15,7 +15,7 @@ from django.utils import translation
 
 from campaigns.definitions.services import transcribe
 from campaigns.errors import CampaignError
-from campaigns.groups.services import start_session
+from campaigns.groups.services import fill_in_session
 from campaigns.history import exports
 from campaigns.models import Attempt, Group, Session
 from campaigns.play.services import record_attempt
@@ -96,7 +96,7 @@ def test_the_bgstats_start_player_skips_attempts_without_an_opener(
     group: Group, alice: Any
 ) -> None:
     campaign = group.current_campaign()
-    session = start_session(campaign, list(group.players.all()))
+    session = fill_in_session(campaign, list(group.players.all()))
     record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
     campaign.refresh_from_db()
     cleo = group.players.get(name="Cleo")
@@ -148,7 +148,7 @@ def test_without_typed_minutes_the_bgstats_duration_comes_from_the_attempts_time
     group: Group, alice: User
 ) -> None:
     campaign = group.current_campaign()
-    session = start_session(campaign, list(group.players.all()))
+    session = fill_in_session(campaign, list(group.players.all()))
     first = record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
     last = record_attempt(campaign, alice, "1-1", "passed", 3, session=session)
     Attempt.objects.filter(pk=first.pk).update(created=last.created - timedelta(minutes=23))
@@ -159,6 +159,6 @@ def test_a_single_attempt_without_minutes_sends_no_bgstats_duration(
     group: Group, alice: User
 ) -> None:
     campaign = group.current_campaign()
-    session = start_session(campaign, list(group.players.all()))
+    session = fill_in_session(campaign, list(group.players.all()))
     record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
     assert "durationMin" not in exports.bgstats_play(session)

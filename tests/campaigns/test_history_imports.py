@@ -54,16 +54,12 @@ def long_imports(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(exports, "IMPORT_BATCH", 2)
 
 
-def _api(user: User) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
 @pytest.mark.django_db
-def test_a_short_history_is_still_imported_in_the_request(alice: User, settings: Any) -> None:
+def test_a_short_history_is_still_imported_in_the_request(
+    api: Callable[[User], APIClient], alice: User, settings: Any
+) -> None:
     settings.IMPORT_INLINE_EVENTS = 3
-    response = _api(alice).post("/api/groups/import/", _passes(3), format="json")
+    response = api(alice).post("/api/groups/import/", _passes(3), format="json")
     assert response.status_code == 201
     assert response.json()["name"] == "Long table"
     assert not HistoryImport.objects.exists()
@@ -72,12 +68,15 @@ def test_a_short_history_is_still_imported_in_the_request(alice: User, settings:
 @pytest.mark.django_db
 @pytest.mark.usefixtures("long_imports")
 def test_a_long_history_is_stored_for_the_worker_and_nothing_is_written_yet(
-    alice: User, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+    api: Callable[[User], APIClient],
+    alice: User,
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     sent: list[int] = []
     monkeypatch.setattr(imports, "send", sent.append)
     with django_capture_on_commit_callbacks(execute=True):
-        response = _api(alice).post("/api/groups/import/", _passes(7), format="json")
+        response = api(alice).post("/api/groups/import/", _passes(7), format="json")
     assert response.status_code == 202, response.content
     body = response.json()
     job = HistoryImport.objects.get()
@@ -89,10 +88,12 @@ def test_a_long_history_is_stored_for_the_worker_and_nothing_is_written_yet(
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("long_imports")
-def test_an_invalid_long_history_is_refused_before_it_is_stored(alice: User) -> None:
+def test_an_invalid_long_history_is_refused_before_it_is_stored(
+    api: Callable[[User], APIClient], alice: User
+) -> None:
     history = _passes(7)
     history["players"] = [f"P{n}" for n in range(13)]
-    response = _api(alice).post("/api/groups/import/", history, format="json")
+    response = api(alice).post("/api/groups/import/", history, format="json")
     assert response.status_code == 400
     assert not HistoryImport.objects.exists()
 
@@ -201,9 +202,11 @@ def test_only_stalled_imports_are_sent_again(alice: User, monkeypatch: pytest.Mo
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("long_imports")
-def test_at_most_two_imports_wait_at_once(alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_at_most_two_imports_wait_at_once(
+    api: Callable[[User], APIClient], alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(imports, "send", lambda job_id: True)
-    client = _api(alice)
+    client = api(alice)
     for _ in range(2):
         assert client.post("/api/groups/import/", _passes(7), format="json").status_code == 202
     response = client.post("/api/groups/import/", _passes(7), format="json")
@@ -214,11 +217,11 @@ def test_at_most_two_imports_wait_at_once(alice: User, monkeypatch: pytest.Monke
 
 @pytest.mark.django_db
 def test_an_import_is_seen_only_by_the_person_who_started_it(
-    alice: User, bob: User, login: Callable[[User], Client]
+    api: Callable[[User], APIClient], alice: User, bob: User, login: Callable[[User], Client]
 ) -> None:
     job = HistoryImport.objects.create(owner=alice, history=_passes(7), events_total=7)
-    assert _api(alice).get(f"/api/imports/{job.pk}/").status_code == 200
-    assert _api(bob).get(f"/api/imports/{job.pk}/").status_code == 404
+    assert api(alice).get(f"/api/imports/{job.pk}/").status_code == 200
+    assert api(bob).get(f"/api/imports/{job.pk}/").status_code == 404
     assert APIClient().get(f"/api/imports/{job.pk}/").status_code in (401, 403)
     assert login(alice).get(f"/imports/{job.pk}/").status_code == 200
     assert login(bob).get(f"/imports/{job.pk}/").status_code == 404
@@ -268,8 +271,10 @@ def test_a_failed_import_page_says_why_and_stops_polling(
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("long_imports")
-def test_a_real_worker_imports_a_long_history(alice: User, celery_worker: Any) -> None:
-    client = _api(alice)
+def test_a_real_worker_imports_a_long_history(
+    api: Callable[[User], APIClient], alice: User, celery_worker: Any
+) -> None:
+    client = api(alice)
     response = client.post("/api/groups/import/", _passes(9), format="json")
     assert response.status_code == 202
     deadline = time.monotonic() + 60

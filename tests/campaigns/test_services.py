@@ -16,7 +16,8 @@ from django.utils import translation
 
 from campaigns import errors
 from campaigns.definitions import services as definition_services
-from campaigns.definitions.services import clock_for_group, transcribe
+from campaigns.definitions.played import played_definition
+from campaigns.definitions.services import transcribe
 from campaigns.errors import CampaignError, error_text
 from campaigns.groups import services as group_services
 from campaigns.groups.services import (
@@ -32,7 +33,6 @@ from campaigns.groups.services import (
     remove_member,
     remove_player,
     rename_player,
-    start_session,
 )
 from campaigns.models import NOTES_LENGTH, Attempt, Campaign, Event, Group, Membership
 from campaigns.play import services as play_services
@@ -493,7 +493,8 @@ def test_transcriptions_are_versioned(group: Group, alice: User) -> None:
     }
     transcribe(group, "5-2", definition, alice)
     transcribe(group, "5-2", {**definition, "start": 4}, alice)
-    clock, version = clock_for_group(group, "5-2")
+    choice = played_definition(group, "5-2")
+    clock, version = choice.clock, choice.version
     assert (clock.start, version, clock.transcribed) == (4, 2, True)
 
 
@@ -587,7 +588,7 @@ def test_too_long_notes_are_refused_at_their_field(campaign: Campaign) -> None:
 def test_editing_a_session_changes_its_date_players_and_notes(
     campaign: Campaign, group: Group
 ) -> None:
-    session = start_session(campaign, list(group.players.all()), date(2026, 11, 27))
+    session = fill_in_session(campaign, list(group.players.all()), date(2026, 11, 27))
     ann = group.players.get(name="Ann")
     edit_session(session, date(2026, 11, 28), [ann], "moved")
     session.refresh_from_db()

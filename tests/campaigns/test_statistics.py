@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from campaigns.groups.services import create_group, new_campaign, start_session
+from campaigns.groups.services import create_group, fill_in_session, new_campaign
 from campaigns.models import Attempt, Campaign, Group, Player
 from campaigns.play import services as play_services
 from campaigns.play.services import record_attempt, retrieve, skip
@@ -74,8 +74,8 @@ def history(group: Group, campaign: Campaign, alice: User, cast: dict[str, Playe
                          Sleeve and P, then 2-1 F undone.
     """
     ann, ben, cleo = cast["Ann"], cast["Ben"], cast["Cleo"]
-    first = start_session(campaign, [ann, ben], date(2026, 11, 1))
-    second = start_session(campaign, [ann, ben, cleo], date(2026, 11, 8))
+    first = fill_in_session(campaign, [ann, ben], date(2026, 11, 1))
+    second = fill_in_session(campaign, [ann, ben, cleo], date(2026, 11, 8))
     a: dict[str, Attempt] = {}
     a["1"] = record(campaign, alice, "failed", session=first, opener=ann, minutes=5)
     a["2"] = record(campaign, alice, "failed", session=first, opener=ben)
@@ -241,7 +241,7 @@ def test_streaks_of_nothing(group: Group) -> None:
 def second_campaign(group: Group, history: dict, alice: User) -> Campaign:
     """A second play-through: 1-1 passed at once, 1-2 at the third attempt."""
     campaign = new_campaign(group)
-    session = start_session(campaign, [], date(2026, 11, 15))
+    session = fill_in_session(campaign, [], date(2026, 11, 15))
     for outcome in ("passed", "failed", "failed", "passed"):
         record(campaign, alice, outcome, session=session)
     return campaign
@@ -375,7 +375,7 @@ def table_that_passes(
     campaign = group.current_campaign()
     if start_chapter > 1:
         campaign = new_campaign(group, start_chapter=start_chapter)
-    session = start_session(campaign, [])
+    session = fill_in_session(campaign, [])
     for outcome in ["failed"] * (tries - 1) + ["passed"]:
         record(campaign, owner, outcome, session=session)
     return group

@@ -16,7 +16,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from campaigns import demo
-from campaigns.groups.services import create_group, start_session
+from campaigns.groups.services import create_group, fill_in_session
 from campaigns.models import Campaign, Group, Membership
 from campaigns.play.services import record_attempt
 from campaigns.statistics.community import refresh_community
@@ -32,7 +32,7 @@ def page(group: Group) -> str:
 @pytest.fixture
 def played(group: Group, campaign: Campaign, play: Callable[..., Any]) -> Group:
     ann, ben = group.players.all()[:2]
-    session = start_session(campaign, [ann, ben], date(2026, 11, 1))
+    session = fill_in_session(campaign, [ann, ben], date(2026, 11, 1))
     for outcome in ("failed", "failed", "failed", "passed", "passed"):
         play(campaign, outcome, session=session, opener=ann)
     return group
@@ -86,7 +86,7 @@ def test_text_in_charts_and_tables_is_escaped(
     group: Group, campaign: Campaign, as_role: AsRole, play: Callable[..., Any]
 ) -> None:
     player = group.players.create(name="<script>x</script>")
-    session = start_session(campaign, [player])
+    session = fill_in_session(campaign, [player])
     play(campaign, "passed", session=session, opener=player)
     body = as_role("owner").get(page(group)).content.decode()
     assert "<script>x" not in body and "&lt;script&gt;x&lt;/script&gt;" in body

@@ -21,23 +21,11 @@ from rules.catalogue import get_clock
 from rules.inputs import check_layout
 
 AsRole = Callable[[str], Client]
+PageUrl = Callable[..., str]  # the page fixture (tests/campaigns/conftest.py)
+Tap = Callable[..., Any]  # the tap fixture
 ROLES = ["owner", "member", "viewer", "outsider"]
 PASSING_1_1 = "S1 | S2 | S3 | S4 M1 M2 | S5 M3 M4 | S6 S7 S8"
 FAILING_1_1 = "S1 | S2 | S3 | S4 M1 | S5 M3 M4 | S6 S7 S8 M2"
-
-
-def page(group: Group, tail: str = "") -> str:
-    return f"/groups/{group.pk}/{tail}"
-
-
-def tap(
-    client: Client, group: Group, action: str, htmx: bool = False, follow: bool = False, **data: Any
-):
-    campaign = group.current_campaign()
-    clock = campaign_state(campaign).next_clock
-    body = {"clock": clock, "players": 3, "action": action, **data}
-    headers = {"HX-Request": "true"} if htmx else {}
-    return client.post(page(group, "record/"), body, headers=headers, follow=follow)
 
 
 def test_the_dashboard_lists_my_groups(group: Group, as_role: AsRole) -> None:
@@ -50,7 +38,9 @@ def test_the_dashboard_hides_other_groups(group: Group, as_role: AsRole) -> None
     assert b"Tuesday table" not in as_role("outsider").get("/").content
 
 
-def test_the_dashboard_creates_a_group(alice: User, login: Callable[[User], Client]) -> None:
+def test_the_dashboard_creates_a_group(
+    page: PageUrl, alice: User, login: Callable[[User], Client]
+) -> None:
     response = login(alice).post("/", {"name": "Fridays", "players": "Ann\nBen\n"})
     group = Group.objects.get(name="Fridays")
     assert response.status_code == 302 and response["Location"] == page(group)
@@ -65,25 +55,25 @@ def test_a_too_long_group_name_is_a_form_error(
     assert "name" in response.context["form"].errors and not Group.objects.exists()
 
 
-def test_anonymous_visitors_are_sent_to_log_in(group: Group) -> None:
+def test_anonymous_visitors_are_sent_to_log_in(page: PageUrl, group: Group) -> None:
     response = Client().get(page(group))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
-def test_the_group_page_shows_the_next_clock(group: Group, as_role: AsRole) -> None:
+def test_the_group_page_shows_the_next_clock(page: PageUrl, group: Group, as_role: AsRole) -> None:
     response = as_role("owner").get(page(group))
     content = response.content.decode()
     assert 'class="chapter-map"' in content and 'data-clock="1-1"' in content
     assert 'name="action" value="passed"' in content and "hx-post" in content
 
 
-def test_viewers_see_no_buttons(group: Group, as_role: AsRole) -> None:
+def test_viewers_see_no_buttons(page: PageUrl, group: Group, as_role: AsRole) -> None:
     content = as_role("viewer").get(page(group)).content.decode()
     assert 'data-clock="1-1"' in content and 'value="passed"' not in content
 
 
 def test_a_tap_records_and_redirects_without_javascript(
-    group: Group, campaign: Campaign, as_role: AsRole
+    page: PageUrl, tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     response = tap(as_role("member"), group, "failed")
     assert response.status_code == 302 and response["Location"] == page(group)
@@ -92,7 +82,7 @@ def test_a_tap_records_and_redirects_without_javascript(
 
 
 def test_a_tap_with_htmx_answers_the_board_partial(
-    group: Group, campaign: Campaign, as_role: AsRole
+    tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     response = tap(as_role("member"), group, "passed", htmx=True)
     content = response.content.decode()
@@ -101,13 +91,15 @@ def test_a_tap_with_htmx_answers_the_board_partial(
     assert response["Vary"].count("HX-Request") == 1
 
 
-def test_the_group_page_answers_its_board_to_htmx(group: Group, as_role: AsRole) -> None:
+def test_the_group_page_answers_its_board_to_htmx(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     response = as_role("owner").get(page(group), HTTP_HX_REQUEST="true")
     assert response.content.decode().lstrip().startswith('<div id="board"')
 
 
 def test_skip_puts_the_clock_in_the_sleeve(
-    group: Group, campaign: Campaign, as_role: AsRole
+    tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     tap(client, group, "failed")
@@ -127,7 +119,12 @@ def test_skip_puts_the_clock_in_the_sleeve(
     ],
 )
 def test_bad_input_is_a_form_error_and_records_nothing(
-    group: Group, campaign: Campaign, as_role: AsRole, data: dict[str, Any], field: str | None
+    page: PageUrl,
+    group: Group,
+    campaign: Campaign,
+    as_role: AsRole,
+    data: dict[str, Any],
+    field: str | None,
 ) -> None:
     body = {"clock": "1-1", "players": 3, "action": "passed", **data}
     response = as_role("owner").post(page(group, "record/"), body)
@@ -137,7 +134,7 @@ def test_bad_input_is_a_form_error_and_records_nothing(
 
 
 def test_a_bad_tap_with_htmx_swaps_the_form_with_its_error(
-    group: Group, campaign: Campaign, as_role: AsRole
+    tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     response = tap(as_role("owner"), group, "passed", htmx=True, layout=FAILING_1_1)
     assert response.status_code == 200 and b"errorlist" in response.content
@@ -145,7 +142,7 @@ def test_a_bad_tap_with_htmx_swaps_the_form_with_its_error(
 
 
 def test_a_double_submit_of_the_same_form_records_once(
-    group: Group, campaign: Campaign, as_role: AsRole
+    page: PageUrl, tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     tap(client, group, "passed", request_key="form-1")
@@ -158,14 +155,16 @@ def test_a_double_submit_of_the_same_form_records_once(
 
 
 def test_a_layout_is_recorded_with_its_verdict(
-    group: Group, campaign: Campaign, as_role: AsRole
+    tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     tap(as_role("owner"), group, "passed", layout=PASSING_1_1)
     verdict = campaign.attempts.get().verdict
     assert verdict is not None and verdict["passed"] is True
 
 
-def test_the_live_check_shows_the_engines_reasons(group: Group, as_role: AsRole) -> None:
+def test_the_live_check_shows_the_engines_reasons(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     response = as_role("viewer").post(
         page(group, "check/"), {"clock": "1-1", "layout": FAILING_1_1}, HTTP_HX_REQUEST="true"
     )
@@ -175,12 +174,14 @@ def test_the_live_check_shows_the_engines_reasons(group: Group, as_role: AsRole)
     assert 'data-clock="1-1"' in content  # the face, with the cards typed
 
 
-def test_the_live_check_shows_parse_errors(group: Group, as_role: AsRole) -> None:
+def test_the_live_check_shows_parse_errors(page: PageUrl, group: Group, as_role: AsRole) -> None:
     response = as_role("owner").post(page(group, "check/"), {"clock": "1-1", "layout": "S1 X9"})
     assert b"badge bad" in response.content
 
 
-def test_undo_reverts_the_last_tap(group: Group, campaign: Campaign, as_role: AsRole) -> None:
+def test_undo_reverts_the_last_tap(
+    page: PageUrl, tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
+) -> None:
     client = as_role("member")
     tap(client, group, "failed")
     response = client.post(page(group, "undo/"), HTTP_HX_REQUEST="true")
@@ -190,7 +191,7 @@ def test_undo_reverts_the_last_tap(group: Group, campaign: Campaign, as_role: As
 
 
 def test_a_double_tap_on_undo_undoes_once(
-    group: Group, campaign: Campaign, as_role: AsRole
+    page: PageUrl, tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     client = as_role("member")
     tap(client, group, "passed")
@@ -204,7 +205,7 @@ def test_a_double_tap_on_undo_undoes_once(
 
 
 def test_the_sleeve_page_puts_a_clock_back_on_top(
-    group: Group, campaign: Campaign, as_role: AsRole
+    page: PageUrl, tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     tap(client, group, "failed")
@@ -215,11 +216,15 @@ def test_the_sleeve_page_puts_a_clock_back_on_top(
     assert campaign_state(campaign).next_clock == "1-1"
 
 
-def test_the_sleeve_page_refuses_a_clock_not_in_it(group: Group, as_role: AsRole) -> None:
+def test_the_sleeve_page_refuses_a_clock_not_in_it(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     assert as_role("owner").post(page(group, "sleeve/"), {"clock": "1-1"}).status_code == 400
 
 
-def test_clocks_of_unopened_chapters_stay_hidden(group: Group, as_role: AsRole) -> None:
+def test_clocks_of_unopened_chapters_stay_hidden(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     client = as_role("owner")
     hidden = client.get(page(group, "clocks/3-1/"))
     assert b"data-clock" not in hidden.content and b"spoilers=1" in hidden.content
@@ -227,11 +232,13 @@ def test_clocks_of_unopened_chapters_stay_hidden(group: Group, as_role: AsRole) 
     assert b'data-clock="3-1"' in shown.content
 
 
-def test_an_unknown_clock_page_is_404(group: Group, as_role: AsRole) -> None:
+def test_an_unknown_clock_page_is_404(page: PageUrl, group: Group, as_role: AsRole) -> None:
     assert as_role("owner").get(page(group, "clocks/12-9/")).status_code == 404
 
 
-def test_the_settings_page_starts_a_campaign_mid_game(group: Group, as_role: AsRole) -> None:
+def test_the_settings_page_starts_a_campaign_mid_game(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     response = as_role("member").post(
         page(group, "settings/"), {"kind": "normal", "start_chapter": 5}
     )
@@ -239,13 +246,17 @@ def test_the_settings_page_starts_a_campaign_mid_game(group: Group, as_role: AsR
     assert campaign_state(group.current_campaign()).next_clock == "5-1"
 
 
-def test_the_settings_page_marks_clocks_already_passed(group: Group, as_role: AsRole) -> None:
+def test_the_settings_page_marks_clocks_already_passed(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     data = {"kind": "normal", "start_chapter": 3, "passed": ["3-1", "3-2", "3-3"]}
     assert as_role("owner").post(page(group, "settings/"), data).status_code == 302
     assert campaign_state(group.current_campaign()).next_clock == "3-4"
 
 
-def test_the_settings_page_refuses_an_early_rebirth(group: Group, as_role: AsRole) -> None:
+def test_the_settings_page_refuses_an_early_rebirth(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     response = as_role("owner").post(
         page(group, "settings/"), {"kind": "rebirth", "start_chapter": 1}
     )
@@ -253,7 +264,7 @@ def test_the_settings_page_refuses_an_early_rebirth(group: Group, as_role: AsRol
 
 
 def test_the_group_page_counts_up_to_the_40th_attempted_clock_then_opens_rebirth(
-    group: Group, as_role: AsRole, alice: User
+    page: PageUrl, group: Group, as_role: AsRole, alice: User
 ) -> None:
     campaign = new_campaign(group, start_chapter=10)  # 36 clocks passed
     for clock in ("10-1", "10-2", "10-3"):
@@ -269,7 +280,7 @@ def test_the_group_page_counts_up_to_the_40th_attempted_clock_then_opens_rebirth
 
 
 def test_a_completed_rebirth_campaign_says_so_on_the_group_page(
-    group: Group, as_role: AsRole, alice: User
+    page: PageUrl, group: Group, as_role: AsRole, alice: User
 ) -> None:
     for kind in (Campaign.Kind.NORMAL, Campaign.Kind.REBIRTH):
         campaign = new_campaign(group, kind, start_chapter=10)
@@ -286,7 +297,7 @@ def test_a_completed_rebirth_campaign_says_so_on_the_group_page(
     assert "complete" in as_role("member").get("/").content.decode()
 
 
-def test_statistics_draw_svg_charts(group: Group, as_role: AsRole) -> None:
+def test_statistics_draw_svg_charts(page: PageUrl, tap: Tap, group: Group, as_role: AsRole) -> None:
     client = as_role("owner")
     tap(client, group, "failed")
     tap(client, group, "passed")
@@ -294,7 +305,9 @@ def test_statistics_draw_svg_charts(group: Group, as_role: AsRole) -> None:
     assert content.count('<svg class="chart ') == 3
 
 
-def test_the_history_round_trips_through_an_upload(group: Group, as_role: AsRole) -> None:
+def test_the_history_round_trips_through_an_upload(
+    page: PageUrl, tap: Tap, group: Group, as_role: AsRole
+) -> None:
     client = as_role("owner")
     tap(client, group, "failed", duration_min=5, notes="close")
     tap(client, group, "skip")
@@ -313,7 +326,9 @@ def test_a_broken_history_upload_is_a_form_error(group: Group, as_role: AsRole) 
     assert response.status_code == 400 and Group.objects.count() == 1
 
 
-def test_the_csv_export_has_a_row_per_attempt(group: Group, as_role: AsRole) -> None:
+def test_the_csv_export_has_a_row_per_attempt(
+    page: PageUrl, tap: Tap, group: Group, as_role: AsRole
+) -> None:
     client = as_role("owner")
     tap(client, group, "failed")
     tap(client, group, "passed")
@@ -348,13 +363,15 @@ WRITE_PAGES: list[tuple[str, dict[str, Any]]] = [
 
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("tail", READ_PAGES)
-def test_pages_are_for_members_only(group: Group, as_role: AsRole, role: str, tail: str) -> None:
+def test_pages_are_for_members_only(
+    page: PageUrl, group: Group, as_role: AsRole, role: str, tail: str
+) -> None:
     assert as_role(role).get(page(group, tail)).status_code == READ_STATUS[role]
 
 
 @pytest.mark.parametrize("role", ROLES)
 def test_session_pages_are_for_members_only(
-    group: Group, campaign: Campaign, as_role: AsRole, role: str
+    page: PageUrl, group: Group, campaign: Campaign, as_role: AsRole, role: str
 ) -> None:
     session = current_session(campaign)
     for tail in (f"sessions/{session.pk}/", f"sessions/{session.pk}/bgstats.json"):
@@ -362,13 +379,15 @@ def test_session_pages_are_for_members_only(
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_the_editor_is_for_writers(group: Group, as_role: AsRole, role: str) -> None:
+def test_the_editor_is_for_writers(page: PageUrl, group: Group, as_role: AsRole, role: str) -> None:
     expected = {"owner": 200, "member": 200, "viewer": 403, "outsider": 404}[role]
     assert as_role(role).get(page(group, "clocks/5-1/edit/")).status_code == expected
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_the_live_check_is_for_members(group: Group, as_role: AsRole, role: str) -> None:
+def test_the_live_check_is_for_members(
+    page: PageUrl, group: Group, as_role: AsRole, role: str
+) -> None:
     response = as_role(role).post(page(group, "check/"), {"clock": "1-1", "layout": PASSING_1_1})
     assert response.status_code == READ_STATUS[role]
 
@@ -376,7 +395,13 @@ def test_the_live_check_is_for_members(group: Group, as_role: AsRole, role: str)
 @pytest.mark.parametrize("role", ["viewer", "outsider"])
 @pytest.mark.parametrize(("tail", "data"), WRITE_PAGES)
 def test_viewers_and_outsiders_cannot_write(
-    group: Group, campaign: Campaign, as_role: AsRole, role: str, tail: str, data: dict
+    page: PageUrl,
+    group: Group,
+    campaign: Campaign,
+    as_role: AsRole,
+    role: str,
+    tail: str,
+    data: dict,
 ) -> None:
     response = as_role(role).post(page(group, tail), data)
     assert response.status_code == {"viewer": 403, "outsider": 404}[role]
@@ -425,6 +450,7 @@ def assert_written(tail: str, group: Group, campaign: Campaign, user: User) -> N
 @pytest.mark.parametrize("role", ["owner", "member"])
 @pytest.mark.parametrize(("tail", "data"), WRITE_PAGES)
 def test_owners_and_members_may_write(
+    page: PageUrl,
     group: Group,
     campaign: Campaign,
     as_role: AsRole,
@@ -442,7 +468,9 @@ def test_owners_and_members_may_write(
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_only_owners_post_to_the_members_page(group: Group, as_role: AsRole, role: str) -> None:
+def test_only_owners_post_to_the_members_page(
+    page: PageUrl, group: Group, as_role: AsRole, role: str
+) -> None:
     User.objects.create_user("erin")
     response = as_role(role).post(page(group, "members/"), {"username": "erin"})
     assert response.status_code == (OWNER_ONLY[role] if role != "owner" else 302)
@@ -455,7 +483,9 @@ def test_only_owners_post_to_the_members_page(group: Group, as_role: AsRole, rol
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_only_owners_change_members(group: Group, as_role: AsRole, role: str, dave: User) -> None:
+def test_only_owners_change_members(
+    page: PageUrl, group: Group, as_role: AsRole, role: str, dave: User
+) -> None:
     viewer = group.memberships.get(user=dave)
     response = as_role(role).post(page(group, f"members/{viewer.pk}/"), {"remove": "1"})
     assert response.status_code == (OWNER_ONLY[role] if role != "owner" else 302)
@@ -482,7 +512,9 @@ def test_only_owners_change_members(group: Group, as_role: AsRole, role: str, da
         ("put", "members/"),
     ],
 )
-def test_wrong_methods_answer_405(group: Group, as_role: AsRole, method: str, tail: str) -> None:
+def test_wrong_methods_answer_405(
+    page: PageUrl, group: Group, as_role: AsRole, method: str, tail: str
+) -> None:
     assert getattr(as_role("owner"), method)(page(group, tail)).status_code == 405
 
 
@@ -511,13 +543,15 @@ def test_the_layout_example_is_a_whole_layout_that_the_engine_judges() -> None:
     assert verdict.passed
 
 
-def test_the_group_page_shows_the_valid_layout_example(group: Group, as_role: AsRole) -> None:
+def test_the_group_page_shows_the_valid_layout_example(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     body = as_role("owner").get(page(group)).content.decode()
     assert f'placeholder="{LAYOUT_EXAMPLE}"' in body
 
 
 def test_a_failure_with_three_tokens_up_does_not_promise_a_fourth(
-    group: Group, campaign: Campaign, as_role: AsRole
+    tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     for _ in range(3):
@@ -529,13 +563,15 @@ def test_a_failure_with_three_tokens_up_does_not_promise_a_fourth(
     assert "one more Bonus token" not in body
 
 
-def test_statistics_of_a_campaign_without_attempts_say_so(group: Group, as_role: AsRole) -> None:
+def test_statistics_of_a_campaign_without_attempts_say_so(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     body = as_role("owner").get(page(group, "statistics/")).content.decode()
     assert "No attempt recorded here yet" in body and 'class="chart stats-progress"' not in body
 
 
 def test_leaving_a_campaign_in_progress_needs_the_confirmation_box(
-    group: Group, campaign: Campaign, as_role: AsRole
+    page: PageUrl, tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     tap(client, group, "failed")
@@ -545,7 +581,7 @@ def test_leaving_a_campaign_in_progress_needs_the_confirmation_box(
 
 
 def test_a_confirmed_new_campaign_replaces_the_one_in_progress(
-    group: Group, campaign: Campaign, as_role: AsRole
+    page: PageUrl, tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     tap(client, group, "failed")
@@ -555,14 +591,14 @@ def test_a_confirmed_new_campaign_replaces_the_one_in_progress(
 
 
 def test_a_campaign_not_yet_played_is_replaced_without_confirmation(
-    group: Group, as_role: AsRole
+    page: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     body = as_role("owner").get(page(group, "settings/")).content.decode()
     assert 'name="confirm"' not in body
 
 
 def test_a_double_tap_on_put_on_top_puts_the_clock_back_once(
-    group: Group, campaign: Campaign, as_role: AsRole
+    page: PageUrl, tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     tap(client, group, "failed")
@@ -579,7 +615,7 @@ def test_a_double_tap_on_put_on_top_puts_the_clock_back_once(
 
 
 def test_the_clock_page_keeps_attempts_of_earlier_campaigns(
-    group: Group, campaign: Campaign, as_role: AsRole
+    page: PageUrl, tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     tap(client, group, "failed")
@@ -590,7 +626,7 @@ def test_the_clock_page_keeps_attempts_of_earlier_campaigns(
 
 
 def test_the_confirmation_box_is_shown_while_a_campaign_is_in_progress(
-    group: Group, as_role: AsRole
+    page: PageUrl, tap: Tap, group: Group, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     tap(client, group, "failed")

@@ -5,35 +5,26 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.test import Client
 
-from campaigns.definitions.services import clock_for_group
+from campaigns.definitions.played import played_definition
 from campaigns.models import ClockTranscription, Group
-from campaigns.play.state import campaign_state
 
 pytestmark = pytest.mark.django_db
 AsRole = Callable[[str], Client]
+PageUrl = Callable[..., str]  # the page fixture (tests/campaigns/conftest.py)
 
 
-def page(group: Group, tail: str = "") -> str:
-    return f"/groups/{group.pk}/{tail}"
-
-
-def tap(client: Client, group: Group, action: str, **data: Any) -> Any:
-    clock = campaign_state(group.current_campaign()).next_clock
-    body = {"clock": clock, "players": 3, "action": action, **data}
-    return client.post(page(group, "record/"), body)
-
-
-def test_the_editor_names_rule_kinds_in_words(group: Group, as_role: AsRole) -> None:
+def test_the_editor_names_rule_kinds_in_words(page: PageUrl, group: Group, as_role: AsRole) -> None:
     body = as_role("owner").get(page(group, "clocks/1-2/edit/")).content.decode()
     assert '<option value="value_range">A segment&#x27;s value between two numbers' in body
 
 
-def test_the_editor_labels_the_parameters_in_words(group: Group, as_role: AsRole) -> None:
+def test_the_editor_labels_the_parameters_in_words(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     body = (
         as_role("owner")
         .post(page(group, "clocks/1-2/edit/"), {"start": 1, "new_kind": "value_range"})
@@ -43,7 +34,7 @@ def test_the_editor_labels_the_parameters_in_words(group: Group, as_role: AsRole
 
 
 def test_the_editor_keeps_what_was_typed_when_it_refuses_a_rule(
-    group: Group, as_role: AsRole
+    page: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     response = as_role("owner").post(
         page(group, "clocks/1-2/edit/"),
@@ -62,7 +53,9 @@ def test_the_editor_keeps_what_was_typed_when_it_refuses_a_rule(
     assert '<option value="3" selected>' in body
 
 
-def test_the_editor_names_a_bad_parameter_in_words(group: Group, as_role: AsRole) -> None:
+def test_the_editor_names_a_bad_parameter_in_words(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     body = (
         as_role("owner")
         .post(
@@ -75,7 +68,7 @@ def test_the_editor_names_a_bad_parameter_in_words(group: Group, as_role: AsRole
 
 
 def test_saving_with_a_rule_still_in_add_a_rule_saves_that_rule_too(
-    group: Group, as_role: AsRole
+    page: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     response = as_role("owner").post(
         page(group, "clocks/1-2/edit/"),
@@ -86,7 +79,9 @@ def test_saving_with_a_rule_still_in_add_a_rule_saves_that_rule_too(
     assert saved.definition["rules"] == [{"kind": "card_count", "segment": 6, "count": 3}]
 
 
-def test_saving_with_a_bad_rule_in_add_a_rule_saves_nothing(group: Group, as_role: AsRole) -> None:
+def test_saving_with_a_bad_rule_in_add_a_rule_saves_nothing(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     response = as_role("owner").post(
         page(group, "clocks/1-2/edit/"),
         {"start": 1, "new_kind": "forbidden_values", "p_values": "3, x", "action": "save"},
@@ -94,7 +89,9 @@ def test_saving_with_a_bad_rule_in_add_a_rule_saves_nothing(group: Group, as_rol
     assert response.status_code == 400 and not group.transcriptions.exists()
 
 
-def test_a_double_tap_on_save_makes_one_version(group: Group, as_role: AsRole) -> None:
+def test_a_double_tap_on_save_makes_one_version(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     client = as_role("owner")
     rule = '{"kind": "card_count", "segment": 6, "count": 3}'
     for _ in range(2):
@@ -106,14 +103,18 @@ def test_a_double_tap_on_save_makes_one_version(group: Group, as_role: AsRole) -
     assert group.transcriptions.filter(clock_id="1-2").count() == 1
 
 
-def test_saving_a_changed_clock_makes_a_new_version(group: Group, as_role: AsRole) -> None:
+def test_saving_a_changed_clock_makes_a_new_version(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     client = as_role("owner")
     for start in (1, 2):
         client.post(page(group, "clocks/1-2/edit/"), {"start": start, "action": "save"})
     assert group.transcriptions.filter(clock_id="1-2").count() == 2
 
 
-def test_the_editor_redraws_the_clock_as_the_user_edits(group: Group, as_role: AsRole) -> None:
+def test_the_editor_redraws_the_clock_as_the_user_edits(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     rule = json.dumps({"kind": "card_count", "segment": 2, "count": 2})
     response = as_role("member").post(
         page(group, "clocks/5-1/edit/"), {"start": 3, "rules": rule}, headers={"HX-Request": "true"}
@@ -124,7 +125,9 @@ def test_the_editor_redraws_the_clock_as_the_user_edits(group: Group, as_role: A
     assert not ClockTranscription.objects.exists()
 
 
-def test_the_editor_shows_the_inputs_of_the_chosen_kind(group: Group, as_role: AsRole) -> None:
+def test_the_editor_shows_the_inputs_of_the_chosen_kind(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     response = as_role("member").post(
         page(group, "clocks/5-1/edit/"), {"start": 1, "rules": "", "new_kind": "value_range"}
     )
@@ -132,7 +135,7 @@ def test_the_editor_shows_the_inputs_of_the_chosen_kind(group: Group, as_role: A
         assert f'name="{name}"' in response.content.decode()
 
 
-def test_the_editor_adds_and_removes_a_rule(group: Group, as_role: AsRole) -> None:
+def test_the_editor_adds_and_removes_a_rule(page: PageUrl, group: Group, as_role: AsRole) -> None:
     client = as_role("member")
     data = {"start": 1, "rules": "", "new_kind": "card_count", "p_segment": 4, "p_count": 2}
     added = client.post(page(group, "clocks/5-1/edit/"), {**data, "action": "add"})
@@ -147,14 +150,16 @@ def test_the_editor_adds_and_removes_a_rule(group: Group, as_role: AsRole) -> No
     assert removed.context["form"]["rules"].value() == ""
 
 
-def test_the_editor_explains_a_bad_new_rule(group: Group, as_role: AsRole) -> None:
+def test_the_editor_explains_a_bad_new_rule(page: PageUrl, group: Group, as_role: AsRole) -> None:
     data = {"start": 1, "rules": "", "new_kind": "card_count", "p_segment": 4, "p_count": "99"}
     response = as_role("member").post(page(group, "clocks/5-1/edit/"), {**data, "action": "add"})
     assert response.status_code == 400 and response.context["new_rule_error"]
     assert response.context["form"]["rules"].value() == ""
 
 
-def test_the_editor_refuses_to_save_broken_rules(group: Group, as_role: AsRole) -> None:
+def test_the_editor_refuses_to_save_broken_rules(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     response = as_role("member").post(
         page(group, "clocks/5-1/edit/"),
         {"start": 1, "rules": '{"kind": "card_count"}', "action": "save"},
@@ -163,18 +168,21 @@ def test_the_editor_refuses_to_save_broken_rules(group: Group, as_role: AsRole) 
     assert not ClockTranscription.objects.exists()
 
 
-def test_the_editor_saves_a_new_version(group: Group, as_role: AsRole) -> None:
+def test_the_editor_saves_a_new_version(page: PageUrl, group: Group, as_role: AsRole) -> None:
     client = as_role("member")
     for start in (2, 3):
         response = client.post(
             page(group, "clocks/5-1/edit/"), {"start": start, "rules": "", "action": "save"}
         )
         assert response.status_code == 302
-    clock, version = clock_for_group(group, "5-1")
+    choice = played_definition(group, "5-1")
+    clock, version = choice.clock, choice.version
     assert (clock.start, version) == (3, 2)
 
 
-def test_saving_the_editor_twice_keeps_one_version(group: Group, as_role: AsRole) -> None:
+def test_saving_the_editor_twice_keeps_one_version(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     client = as_role("member")
     for _tap in range(2):
         response = client.post(

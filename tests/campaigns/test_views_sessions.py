@@ -11,27 +11,18 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from campaigns.groups.services import start_session
+from campaigns.groups.services import fill_in_session
 from campaigns.models import Campaign, Group, Session
-from campaigns.play.state import campaign_state
 
 pytestmark = pytest.mark.django_db
 AsRole = Callable[[str], Client]
+PageUrl = Callable[..., str]  # the page fixture (tests/campaigns/conftest.py)
+Tap = Callable[..., Any]  # the tap fixture
 Evening = Callable[[Group, list[str]], Session]
 
 
-def page(group: Group, tail: str = "") -> str:
-    return f"/groups/{group.pk}/{tail}"
-
-
-def tap(client: Client, group: Group, action: str, **data: Any) -> Any:
-    clock = campaign_state(group.current_campaign()).next_clock
-    body = {"clock": clock, "players": 3, "action": action, **data}
-    return client.post(page(group, "record/"), body)
-
-
 def test_the_session_page_links_to_bgstats_createplay(
-    group: Group, as_role: AsRole, evening: Evening
+    page: PageUrl, group: Group, as_role: AsRole, evening: Evening
 ) -> None:
     session = evening(group, ["passed"])
     body = as_role("viewer").get(page(group, f"sessions/{session.pk}/")).content.decode()
@@ -39,7 +30,7 @@ def test_the_session_page_links_to_bgstats_createplay(
 
 
 def test_the_session_page_shows_minutes_not_a_timedelta(
-    group: Group, as_role: AsRole, evening: Evening
+    page: PageUrl, group: Group, as_role: AsRole, evening: Evening
 ) -> None:
     session = evening(group, ["failed", "passed"])
     body = as_role("owner").get(page(group, f"sessions/{session.pk}/")).content.decode()
@@ -47,7 +38,7 @@ def test_the_session_page_shows_minutes_not_a_timedelta(
 
 
 def test_starting_tonights_session_fills_the_one_a_tap_already_started(
-    group: Group, campaign: Campaign, as_role: AsRole
+    page: PageUrl, tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     tap(client, group, "failed")  # before anyone said who is playing
@@ -61,7 +52,7 @@ def test_starting_tonights_session_fills_the_one_a_tap_already_started(
 
 
 def test_a_double_tap_on_start_session_starts_one_session(
-    group: Group, campaign: Campaign, as_role: AsRole
+    page: PageUrl, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     ann = group.players.get(name="Ann")
@@ -71,7 +62,7 @@ def test_a_double_tap_on_start_session_starts_one_session(
 
 
 def test_a_second_session_after_a_played_one_on_the_same_day_is_new(
-    group: Group, campaign: Campaign, as_role: AsRole, evening: Evening
+    page: PageUrl, group: Group, campaign: Campaign, as_role: AsRole, evening: Evening
 ) -> None:
     played = evening(group, ["failed"])
     ann = group.players.get(name="Ann")
@@ -83,9 +74,9 @@ def test_a_second_session_after_a_played_one_on_the_same_day_is_new(
 
 @pytest.mark.parametrize("language", ["nl", "ja"])
 def test_the_session_date_input_keeps_its_date_in_every_language(
-    group: Group, campaign: Campaign, as_role: AsRole, language: str
+    page: PageUrl, group: Group, campaign: Campaign, as_role: AsRole, language: str
 ) -> None:
-    session = start_session(campaign, [], date(2026, 11, 27))
+    session = fill_in_session(campaign, [], date(2026, 11, 27))
     client = as_role("owner")
     client.cookies["django_language"] = language
     body = client.get(page(group, f"sessions/{session.pk}/")).content.decode()
@@ -94,7 +85,7 @@ def test_the_session_date_input_keeps_its_date_in_every_language(
 
 @pytest.mark.parametrize("player", ["99999999999999999999", "x", "-1"])
 def test_a_session_with_an_impossible_player_id_is_a_form_error(
-    group: Group, as_role: AsRole, player: str
+    page: PageUrl, group: Group, as_role: AsRole, player: str
 ) -> None:
     response = as_role("owner").post(
         page(group, "sessions/"), {"date": "2026-11-27", "players": [player]}
@@ -102,7 +93,7 @@ def test_a_session_with_an_impossible_player_id_is_a_form_error(
     assert response.status_code == 400 and response.context["form"].has_error("players")
 
 
-def test_sessions_are_started_and_edited(group: Group, as_role: AsRole) -> None:
+def test_sessions_are_started_and_edited(page: PageUrl, group: Group, as_role: AsRole) -> None:
     client = as_role("owner")
     ann = group.players.get(name="Ann")
     response = client.post(page(group, "sessions/"), {"date": "2026-11-27", "players": [ann.pk]})
@@ -114,7 +105,7 @@ def test_sessions_are_started_and_edited(group: Group, as_role: AsRole) -> None:
 
 
 def test_the_session_page_offers_bg_stats(
-    group: Group, campaign: Campaign, as_role: AsRole
+    page: PageUrl, tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     tap(client, group, "passed", duration_min=12)
@@ -126,7 +117,9 @@ def test_the_session_page_offers_bg_stats(
     assert play["durationMin"] == 12 and [p["winner"] for p in play["players"]] == [True] * 3
 
 
-def test_starting_a_session_lands_on_the_board(group: Group, as_role: AsRole) -> None:
+def test_starting_a_session_lands_on_the_board(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     ann = group.players.get(name="Ann")
     response = as_role("owner").post(
         page(group, "sessions/"), {"date": "2026-11-27", "players": [ann.pk]}
@@ -135,11 +128,11 @@ def test_starting_a_session_lands_on_the_board(group: Group, as_role: AsRole) ->
 
 
 def test_who_was_there_starts_from_the_last_sessions_players(
-    group: Group, campaign: Campaign, as_role: AsRole
+    page: PageUrl, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     ann, ben, cleo = (group.players.get(name=n) for n in ("Ann", "Ben", "Cleo"))
-    start_session(campaign, [ann, cleo], date(2026, 11, 20))
-    start_session(campaign, [], date(2026, 11, 24))  # nobody ticked: not a seating
+    fill_in_session(campaign, [ann, cleo], date(2026, 11, 20))
+    fill_in_session(campaign, [], date(2026, 11, 24))  # nobody ticked: not a seating
     form = as_role("owner").get(page(group, "sessions/")).context["form"]
     assert sorted(form.initial["players"]) == sorted([ann.pk, cleo.pk])
     assert ben.pk not in form.initial["players"]

@@ -25,7 +25,7 @@ from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 
 from campaigns.definitions.services import transcribe
-from campaigns.groups.services import create_group, start_session
+from campaigns.groups.services import create_group, fill_in_session
 from campaigns.models import Attempt, Group, Membership
 from campaigns.play.services import record_attempt
 from solver import services as hint_services
@@ -49,7 +49,7 @@ def table(alice: User, bob: User, dave: User, monkeypatch: pytest.MonkeyPatch) -
     member = Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
     Membership.objects.create(group=group, user=dave, role=Membership.Role.VIEWER)
     campaign = group.current_campaign()
-    session = start_session(campaign, list(group.players.all()), None, "")
+    session = fill_in_session(campaign, list(group.players.all()), None, "")
     record_attempt(campaign, alice, "1-1", Attempt.Outcome.FAILED, 3, session=session)
     transcribe(group, "1-2", {"start": 1, "cap": 24, "rules": []}, alice)
     hint, _created = hint_services.request_hint(

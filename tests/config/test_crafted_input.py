@@ -16,7 +16,6 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver
 from django.urls.converters import IntConverter
 
-from campaigns.groups.services import create_group
 from campaigns.models import Group
 from campaigns.play.services import record_attempt
 from config.ids import IdConverter, parse_id, parse_natural
@@ -49,11 +48,6 @@ def _api_posts() -> list[str]:
         if route.startswith("api/") and "<str:" not in route and hasattr(view, "post"):
             routes.append("/" + re.sub(r"<id:\w+>", "1", route))
     return sorted(routes)
-
-
-@pytest.fixture
-def group(alice: User) -> Group:
-    return create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
 
 
 @pytest.fixture

@@ -31,7 +31,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
-from campaigns.groups.services import create_group, start_session
+from campaigns.groups.services import create_group, fill_in_session
 from campaigns.models import HistoryImport, Membership
 from campaigns.play.services import record_attempt
 from solver import services as hint_services
@@ -158,7 +158,7 @@ def table(alice: User, bob: User, charlie: User, dave: User, monkeypatch: Any) -
     Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
     viewer = Membership.objects.create(group=group, user=dave, role=Membership.Role.VIEWER)
     campaign = group.current_campaign()
-    session = start_session(campaign, list(group.players.all()), None, "")
+    session = fill_in_session(campaign, list(group.players.all()), None, "")
     record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
     hint, _created = hint_services.request_hint(
         alice, parse_input("1-1", "SSMM/MMSS/SMSM", None), group=group, campaign=campaign

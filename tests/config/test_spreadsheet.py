@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from campaigns.groups.services import create_group, start_session
+from campaigns.groups.services import create_group, fill_in_session
 from campaigns.history import exports
 from campaigns.play.services import record_attempt
 from config.spreadsheet import SafeWriter, neutralise
@@ -54,7 +54,7 @@ def test_the_attempts_export_cannot_carry_a_formula(
     group = create_group(alice, "Tuesday", ['=HYPERLINK("http://x")', "Ben"])
     campaign = group.current_campaign()
     opener = group.players.get(name__startswith="=")
-    session = start_session(campaign, list(group.players.all()))
+    session = fill_in_session(campaign, list(group.players.all()))
     record_attempt(
         campaign,
         alice,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from campaigns.groups.services import create_group, start_session
+from campaigns.groups.services import create_group, fill_in_session
 from campaigns.play.services import record_attempt, skip
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -30,7 +30,7 @@ def test_one_tap_records_and_updates_the_group_page_in_place(
         else:
             record_attempt(campaign, alice, clock, "passed", 3)
         campaign.refresh_from_db()
-    start_session(campaign, list(group.players.all()))
+    fill_in_session(campaign, list(group.players.all()))
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("#id_username", "alice")
     page.fill("#id_password", "password")

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
-from campaigns.groups.services import create_group, start_session
+from campaigns.groups.services import create_group, fill_in_session
 from campaigns.play.services import record_attempt, skip
 from tests.e2e.conftest import PHONE
 
@@ -26,7 +26,7 @@ def played(live_server: Any) -> Iterator[tuple[Any, list[str]]]:
     alice = User.objects.create_user("alice", password="password")
     group = create_group(alice, "Dinsdagavondtafel", ["Annemarie", "Bartholomeus", "Cleo"])
     campaign = group.current_campaign()
-    start_session(campaign, list(group.players.all()))
+    fill_in_session(campaign, list(group.players.all()))
     record_attempt(campaign, alice, "1-1", "failed", 3)
     skip(campaign, alice, "1-1")
     campaign.refresh_from_db()

@@ -140,8 +140,9 @@ def test_a_deleted_broker_folder_is_made_again_and_a_hint_still_completes(
 ) -> None:
     broker = make_run.var / "broker"
     shutil.rmtree(broker)
+    # The behaviour, not the supervisor's log line: under load the folder may come back
+    # (made by the web or the worker) before the supervisor looks, and then it logs nothing.
     assert wait_for(lambda: (broker / "queue").is_dir(), timeout=30)
-    assert any("was gone; made it again" in line for line in make_run.lines)
     make_token = (
         "from django.contrib.auth.models import User;"
         "from rest_framework.authtoken.models import Token;"

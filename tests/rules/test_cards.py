@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.cards import DECK, Card, Colour, format_cards, parse_card
+from rules.cards import DECK, Card, Colour, parse_card
 from rules.errors import RulesError
 
 
@@ -45,8 +45,8 @@ def test_cards_are_ordered_and_hashable() -> None:
     assert len({Card(Colour.SUN, 2), Card(Colour.SUN, 2)}) == 1
 
 
-def test_format_cards_joins_with_spaces() -> None:
-    assert format_cards([Card(Colour.SUN, 3), Card(Colour.MOON, 5)]) == "S3 M5"
+def test_a_card_prints_in_its_notation() -> None:
+    assert [str(Card(Colour.SUN, 3)), str(Card(Colour.MOON, 5))] == ["S3", "M5"]
 
 
 @given(st.sampled_from(DECK), st.booleans())

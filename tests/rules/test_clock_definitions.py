@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from rules.catalogue import CLOCK_IDS, FOLDER, get_clock, load_catalogue
-from rules.clock import Clock, clock_from_json_text, dumps_clock, load_clock, save_clock
+from rules.clock import Clock, clock_from_json_text, dumps_clock, load_clock
 from rules.errors import RulesError
 from rules.inputs import check_layout, clock_from_argument, clock_from_value
 
@@ -65,7 +65,7 @@ def test_a_definition_round_trips_through_json_and_files(tmp_path: Path) -> None
         assert clock_from_json_text(dumps_clock(clock)) == clock
     path = tmp_path / "mine.json"
     clock = Clock.from_json({**ONE_ONE, "start": 3, "cap": 24})
-    save_clock(clock, path)
+    path.write_text(dumps_clock(clock), encoding="utf-8")
     assert load_clock(path) == clock
     assert json.loads(path.read_text())["start"] == 3
 
@@ -149,7 +149,7 @@ def test_a_clock_file_that_is_not_json_is_refused(tmp_path: Path) -> None:
 
 def test_clock_arguments_take_an_id_or_a_file(tmp_path: Path) -> None:
     path = tmp_path / "c.json"
-    save_clock(get_clock("1-1"), path)
+    path.write_text(dumps_clock(get_clock("1-1")), encoding="utf-8")
     assert clock_from_argument("1-1") == get_clock("1-1")
     assert clock_from_argument(None, path) == get_clock("1-1")
     with pytest.raises(RulesError, match="not both"):

@@ -13,7 +13,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from rules.catalogue import get_clock
-from rules.clock import save_clock
+from rules.clock import dumps_clock
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSING = "S3 | S5 | M5 | S9 | S2 M12 | S1 S7 M1 M2 M3 M7"
@@ -83,7 +83,7 @@ def test_an_unquoted_move_form_layout_is_joined_back() -> None:
 
 def test_a_clock_file_stands_for_the_clock(tmp_path: Path) -> None:
     path = tmp_path / "clock.json"
-    save_clock(get_clock("1-1"), path)
+    path.write_text(dumps_clock(get_clock("1-1")), encoding="utf-8")
     status, out = run("--clock-file", str(path), PASSING, "--json")
     assert status == 1
     assert [v["rule"] for v in json.loads(out)["violations"]] == ["card_count"]

@@ -53,6 +53,15 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 @pytest.fixture
+def commit_at_once(sent: list[int], monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Jobs go to ``sent`` as soon as they are asked for: the test's transaction never
+    commits, so on_commit callbacks run at once (the order of events is tested in
+    test_services.py). Modules use it with ``pytest.mark.usefixtures("commit_at_once")``."""
+    monkeypatch.setattr("solver.services.transaction.on_commit", lambda func, **kw: func())
+    return sent
+
+
+@pytest.fixture
 def ask(
     sent: list[int], django_capture_on_commit_callbacks: Any
 ) -> Callable[..., tuple[HintRequest, bool]]:

@@ -11,7 +11,7 @@ from rules.clock import Clock
 from rules.deals import Deal
 from rules.layout import Move
 from rules.seats import parse_colours
-from solver.core.agents import View, choose_move, rank_moves
+from solver.core.agents import View, rank_moves
 from solver.core.plans import h_plan
 from solver.core.simulate import GameRecord, deal_of, draw_values, play_reference
 
@@ -106,7 +106,7 @@ def _replaying(
             card = (this_deal.extras if extra else this_deal.hands)[seat][index]
             return [Move(card, move.segment, move.face_up)]
         if t == turn:
-            decisions.append(choose_move(view))
+            decisions.append(rank_moves(view)[0])
         return rank_moves(view)
 
     return player

@@ -9,40 +9,13 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from campaigns.groups.services import create_group
-from campaigns.models import Group, Membership
+from campaigns.models import Group
 from solver import jobs, services
 from solver.models import HintRequest
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("commit_at_once")]
 Status = HintRequest.Status
 COLOURS = "SSM/MMS/SMM/SSM"
-
-
-@pytest.fixture
-def sent(sent: list[int], monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Ids handed to the 'broker' (tests/solver/conftest.py). The test's transaction never
-    commits, so on_commit callbacks run at once here (the order of events is tested in
-    test_services.py)."""
-    monkeypatch.setattr("solver.services.transaction.on_commit", lambda func, **kw: func())
-    return sent
-
-
-@pytest.fixture
-def api() -> Callable[[User], APIClient]:
-    def _api(user: User) -> APIClient:
-        client = APIClient()
-        client.force_authenticate(user)
-        return client
-
-    return _api
-
-
-@pytest.fixture
-def group(alice: User, bob: User) -> Group:
-    group = create_group(alice, "Tuesday table", [])
-    Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
-    return group
 
 
 def ask(client: APIClient, HTTP_ACCEPT_LANGUAGE: str = "en", **data: Any) -> Any:  # noqa: N803

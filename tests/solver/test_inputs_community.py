@@ -19,21 +19,13 @@ from rules.canonical import fingerprint
 from rules.clock import Clock
 from solver.models import HintRequest
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("commit_at_once")]
 RULES: list[dict[str, Any]] = [
     {"kind": "card_count", "segment": 6, "count": 3},
     {"kind": "forbidden_values", "segment": 2, "values": [3, 7]},
 ]
 CONFIRMED = fingerprint(Clock.from_json({"id": "2-1", "rules": RULES}))
 ASK = {"players": "3", "colours": "SSMM/MMSS/SMSM", "face_up": "3", "clock": "2-1"}
-
-
-@pytest.fixture
-def sent(sent: list[int], monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Ids handed to the recording broker of tests/solver/conftest.py; on_commit runs at
-    once (the test's transaction never commits)."""
-    monkeypatch.setattr("solver.services.transaction.on_commit", lambda func, **kw: func())
-    return sent
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ name in every language. Bad names are refused with a reason (400 / form error / 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from io import StringIO
 from typing import Any
 
@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
-from django.utils import timezone, translation
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 import solver.core.search
@@ -31,13 +31,7 @@ from solver.models import HintRequest, Seating
 from solver.results import result_json
 from solver.seating import suggested_names
 
-
-@pytest.fixture(autouse=True)
-def _english() -> Iterator[None]:
-    # The reasons are checked in English; a page read in another language must not leak.
-    with translation.override("en"):
-        yield
-
+pytestmark = pytest.mark.usefixtures("commit_at_once")
 
 CLOCK = get_clock("1-1")  # segment 1: exactly one Sun, so its only Sun holder covers it
 COLOURS = "MMMM/SSMM/MMSS"  # Bea (seat 2) holds the Suns for segment 1
@@ -102,12 +96,6 @@ def test_bad_names_are_refused_with_the_reason(names: Any, reason: str) -> None:
 
 
 # --- the API ----------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def sent(sent: list[int], monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    monkeypatch.setattr("solver.services.transaction.on_commit", lambda func, **kw: func())
-    return sent
 
 
 @pytest.fixture

@@ -11,46 +11,25 @@ from django.core.exceptions import PermissionDenied
 from django.test import Client
 from rest_framework.test import APIClient
 
-from campaigns.groups.services import create_group
-from campaigns.models import Group, Membership
+from campaigns.models import Group
 from solver import jobs, services
 from solver.inputs import parse_input
 from solver.models import HintRequest
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("commit_at_once")]
 COLOURS = "SSM/MMS/SMM/SSM"
 
 
-@pytest.fixture
-def sent(sent: list[int], monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    monkeypatch.setattr("solver.services.transaction.on_commit", lambda func, **kw: func())
-    return sent
-
-
-@pytest.fixture
-def group(alice: User, bob: User, dave: User) -> Group:
-    group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
-    Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
-    Membership.objects.create(group=group, user=dave, role=Membership.Role.VIEWER)
-    return group
-
-
-def _api(user: User) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
-def test_a_viewer_cannot_ask_for_a_group_hint_through_the_api(
-    group: Group, bob: User, dave: User, sent: list[int]
+def test_a_viewer_cannot_ask_for_a_group_hint_through_theapi(
+    api: Callable[[User], APIClient], group: Group, bob: User, dave: User, sent: list[int]
 ) -> None:
     body = {"clock": "1-1", "colours": COLOURS, "group": group.pk}
-    assert _api(dave).post("/api/hints/", body, format="json").status_code == 403
+    assert api(dave).post("/api/hints/", body, format="json").status_code == 403
     assert not HintRequest.objects.exists() and sent == []
     # A member may; and the viewer may still ask for a hint of their own.
-    assert _api(bob).post("/api/hints/", body, format="json").status_code == 202
+    assert api(bob).post("/api/hints/", body, format="json").status_code == 202
     mine = {"clock": "1-1", "colours": COLOURS}
-    assert _api(dave).post("/api/hints/", mine, format="json").status_code == 202
+    assert api(dave).post("/api/hints/", mine, format="json").status_code == 202
     assert HintRequest.objects.filter(user=dave, group=None).count() == 1
 
 

@@ -11,9 +11,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 
-from campaigns.groups.services import create_group
-from campaigns.models import Group, Membership
+from campaigns.models import Group
 from rules.catalogue import get_clock
 from rules.seats import parse_colours
 from solver import jobs, services
@@ -24,25 +24,9 @@ from solver.inputs import parse_input
 from solver.models import HintRequest
 from solver.results import result_json
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("commit_at_once")]
 Status = HintRequest.Status
 COLOURS = "SSM/MMS/SMM/SSM"
-
-
-@pytest.fixture
-def sent(sent: list[int], monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Ids handed to the 'broker' (tests/solver/conftest.py). The test's transaction never
-    commits, so on_commit callbacks run at once here (the order of events is tested in
-    test_services.py)."""
-    monkeypatch.setattr("solver.services.transaction.on_commit", lambda func, **kw: func())
-    return sent
-
-
-@pytest.fixture
-def group(alice: User, bob: User) -> Group:
-    group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
-    Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
-    return group
 
 
 def make_hint(user: User, group: Group | None = None, face_up: int = 4) -> HintRequest:
@@ -294,9 +278,13 @@ def test_the_words_follow_the_readers_language(
 
 
 def test_broker_down_says_the_solver_is_unavailable(
-    login: Callable[[User], Client], alice: User
+    login: Callable[[User], Client], alice: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    hint = make_hint(alice)  # no on_commit here: never sent, like a broker that is down
+    def down(*args: Any, **kwargs: Any) -> None:
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr("solver.jobs.app.send_task", down)  # the broker is down
+    hint = make_hint(alice)
     html = login(alice).get(f"/hints/{hint.pk}/").content.decode()
     assert "The solver is unavailable right now" in html
 

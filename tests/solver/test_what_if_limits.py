@@ -4,12 +4,11 @@ and a hint's own clock definition has no more rules than a transcription."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
@@ -24,25 +23,11 @@ from solver.inputs import parse_input
 from solver.models import HintRequest
 from solver.results import result_json
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("commit_at_once")]
 COLOURS = "SSM/MMS/SMM/SSM"
 TARGETS = {f"target_{i}": t for i, t in enumerate([3, 6, 9, 12, 15, 30], start=1)}
 # forbidden_values is a kind only the reference engine plays.
 REFERENCE_RULE = {"kind": "forbidden_values", "segment": 2, "values": [12]}
-
-
-@pytest.fixture(autouse=True)
-def _empty_cache() -> Iterator[None]:
-    """The per-minute count lives in the cache, which outlives a test."""
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture(autouse=True)
-def _no_broker(sent: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Jobs go to the 'sent' list (tests/solver/conftest.py), at once."""
-    monkeypatch.setattr("solver.services.transaction.on_commit", lambda func, **kw: func())
 
 
 def done_hint(user: User, definition: dict[str, Any] | None = None) -> HintRequest:

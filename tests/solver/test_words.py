@@ -9,7 +9,7 @@ from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.seats import parse_colours
 from solver.core.plans import Plan, baseline_plan, h_plan
-from solver.core.words import all_speech, all_words, plan_speech, plan_words
+from solver.core.words import all_words, plan_speech, plan_words
 
 CLOCK = Clock("2-1", 2, 1)
 THREE = parse_colours("SSMM/SMSM/MMSS")
@@ -65,7 +65,7 @@ def test_the_belief_convention_is_fine_print_in_plain_words() -> None:
 def test_every_language_has_the_fine_print(lang: str) -> None:
     clock = get_clock("1-1")
     seats = parse_colours("MMMM/SSMM/MMSS")
-    speech = all_speech(baseline_plan(clock, seats, 3), clock, seats, 3)[lang]
+    speech = plan_speech(baseline_plan(clock, seats, 3), clock, seats, 3, lang)
     rule = {"en": "Segment 6 must hold", "nl": "Segment 6 moet", "ja": "第6区画"}[lang]
     assert any(rule in d for d in speech.details)
     assert not any(rule in line for line in speech.lines)
