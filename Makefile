@@ -63,7 +63,7 @@ messages: install
 	$(BIN)/python scripts/sync_messages.py
 
 bench: install
-	$(BIN)/python -m solver.bench
+	$(BIN)/python -m solver.bench_solver
 	$(BIN)/python -m solver.core.bench_panel
 	$(BIN)/python -m solver.core.bench_postmortem
 	$(BIN)/python -m campaigns.definitions.bench_community

@@ -29,7 +29,7 @@ from config.ids import id_field
 from config.openapi import CLOCK_VALUE
 from solver import services
 from solver.access import get_hint_for_user
-from solver.inputs import parse_input
+from solver.hint_inputs import parse_input
 from solver.models import HintRequest
 
 # The colour notation's letters (case and spaces do not matter); rules.seats says the rest.

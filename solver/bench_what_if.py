@@ -47,7 +47,7 @@ def main() -> None:
     seats = parse_colours(COLOURS)
     what_if_module.WHAT_IF_PER_MINUTE = 10**9  # the limit is not what is measured here
     for name, clock in CLOCKS.items():
-        from solver.inputs import parse_input
+        from solver.hint_inputs import parse_input
 
         hint_input = parse_input(clock, COLOURS, 4, base_rules=True)
         plan = baseline_plan(hint_input.clock, seats, 4)

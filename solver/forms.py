@@ -18,7 +18,7 @@ from rules.errors import RulesError
 from rules.game import PLAYER_COUNTS
 from rules.seats import SEAT_SIZES, most_face_up, parse_colours
 from solver.errors import HintError
-from solver.inputs import HintInput, parse_input
+from solver.hint_inputs import HintInput, parse_input
 
 PLAYER_CHOICES = [
     (n, ngettext_lazy("%(n)d player", "%(n)d players", "n") % {"n": n}) for n in PLAYER_COUNTS
@@ -86,7 +86,7 @@ class HintForm(forms.Form):
     )
     moon = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
     # One text box per seat, all named "names", in seat order (the template draws them):
-    # all empty, the words say "Seat 1"…; otherwise one name per seat (solver.inputs).
+    # all empty, the words say "Seat 1"…; otherwise one name per seat (solver.hint_inputs).
     names = forms.Field(required=False, widget=forms.MultipleHiddenInput)
     colours = forms.CharField(
         label=_("Or type the colours"),

@@ -2,7 +2,7 @@
 and queue a job that is sent to the workers once the transaction commits. Also the asker's
 own actions on a hint: retry it, cancel it. The pages and the API both call these.
 
-The input itself is checked by ``solver.inputs``; the job's run is ``solver.jobs``.
+The input itself is checked by ``solver.hint_inputs``; the job's run is ``solver.jobs``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from rules.canonical import fingerprint
 from rules.clock import Clock
 from solver import plan_book
 from solver.errors import HintLimitReached
-from solver.inputs import HintInput
+from solver.hint_inputs import HintInput
 from solver.jobs import send
 from solver.models import ACTIVE_STATUSES, HintRequest, PlanBookEntry
 from solver.results import in_language

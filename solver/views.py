@@ -35,7 +35,7 @@ from solver.access import get_hint_for_user
 from solver.core.words import spoken_number
 from solver.errors import HintError, HintLimitReached
 from solver.forms import HintForm, WhatIfForm, slots_from_colours
-from solver.inputs import group_defaults
+from solver.hint_inputs import group_defaults
 from solver.models import HintRequest
 from solver.results import kind_help, kind_label, moves_per_slip, offered, pick
 from solver.seating import suggested_names

@@ -40,16 +40,16 @@ SUN, MOON = 0, 1
 # Rule kinds whose effect on play the simulated players (and the compiled engine) know.
 # Any other kind is still enforced by the referee and checked by rules.validate; the
 # players simply do not plan for it, and the compiled engine declines the clock.
-KNOWN_KINDS = frozenset(
+PLANNED_KINDS = frozenset(
     {"card_count", "min_cards", "max_cards", "colours", "value_range", "first_cards"}
 )
 
 
 def compiled_engine_models(clock: Clock) -> bool:
-    """True when every special rule of ``clock`` is of a kind in KNOWN_KINDS, so the compiled
+    """True when every special rule of ``clock`` is of a kind in PLANNED_KINDS, so the compiled
     engine plays it (tens of thousands of games a second); False when only the reference
     engine can (a few hundred). Depends on the clock alone; raises nothing."""
-    return all(params.get("kind") in KNOWN_KINDS for params in rule_params(clock))
+    return all(params.get("kind") in PLANNED_KINDS for params in rule_params(clock))
 
 
 def colour_index(colour: Colour) -> int:
@@ -126,7 +126,7 @@ def _table_rules(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
     first: list[int] = []
     for params in rule_params(clock):
         kind = params.get("kind")
-        if kind not in KNOWN_KINDS:
+        if kind not in PLANNED_KINDS:
             continue
         if kind == "first_cards":
             first = [pos[int(s)] for s in params["segments"]]

@@ -1,6 +1,6 @@
 """Benchmarks of the oracle and the odds; ``python -m solver.core.bench_oracle`` prints them.
 
-``solver/bench.py`` calls :func:`oracle_benchmarks`, :func:`odds_benchmarks` and
+``solver/bench_solver.py`` calls :func:`oracle_benchmarks`, :func:`odds_benchmarks` and
 :func:`compile_seconds`. Timings are wall-clock on whatever else the machine is doing, so
 the targets (oracle ≥ 20,000 deals/s per core, exact 6/6 odds ≤ 0.1 s warm) are read from the
 best of a few repeats.

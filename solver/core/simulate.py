@@ -6,7 +6,7 @@ Two engines play the same players:
   asks the player for its ranked moves, lets ``rules.referee.check_move`` accept the first
   legal one, and resolves with ``rules.validate.passes``. It is the specification.
 - the **compiled** engine (``agents_fast``, numba): the same decisions on arrays, tens of
-  thousands of games a second. It models the rule kinds in ``agents.KNOWN_KINDS``; clocks
+  thousands of games a second. It models the rule kinds in ``agents.PLANNED_KINDS``; clocks
   with other kinds fall back to the reference engine.
 
 Deals are drawn uniformly among those with the seats' colours, letter by letter (the same

@@ -29,7 +29,7 @@ from campaigns.groups.services import create_group, fill_in_session
 from campaigns.models import Attempt, Group, Membership
 from campaigns.play.services import record_attempt
 from solver import services as hint_services
-from solver.inputs import parse_input
+from solver.hint_inputs import parse_input
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

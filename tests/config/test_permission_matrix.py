@@ -35,7 +35,7 @@ from campaigns.groups.services import create_group, fill_in_session
 from campaigns.models import HistoryImport, Membership
 from campaigns.play.services import record_attempt
 from solver import services as hint_services
-from solver.inputs import parse_input
+from solver.hint_inputs import parse_input
 
 pytestmark = pytest.mark.django_db
 ROLES = ("anonymous", "outsider", "viewer", "member", "owner")

@@ -26,7 +26,7 @@ from campaigns.models import HistoryImport, Membership
 from campaigns.play.services import record_attempt, skip
 from solver import jobs
 from solver import services as hint_services
-from solver.inputs import parse_input
+from solver.hint_inputs import parse_input
 from tests.e2e.conftest import DESKTOP, PHONE
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -14,7 +14,7 @@ from rules.seats import parse_colours
 from solver import services
 from solver.core.plans import baseline_plan
 from solver.core.search import HintResult
-from solver.inputs import parse_input
+from solver.hint_inputs import parse_input
 from solver.jobs import RUN_HINT
 from solver.models import HintRequest
 

@@ -26,7 +26,7 @@ from solver.core.plans import baseline_plan
 from solver.core.search import HintResult
 from solver.core.words import all_words, plan_words
 from solver.errors import HintError
-from solver.inputs import parse_input, parse_names
+from solver.hint_inputs import parse_input, parse_names
 from solver.models import HintRequest, Seating
 from solver.results import result_json
 from solver.seating import suggested_names

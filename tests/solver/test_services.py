@@ -17,7 +17,7 @@ from rules.catalogue import get_clock
 from solver import services
 from solver.core.search import HintResult
 from solver.errors import HintLimitReached
-from solver.inputs import parse_input
+from solver.hint_inputs import parse_input
 from solver.jobs import claim
 from solver.models import HintRequest
 from solver.results import result_json

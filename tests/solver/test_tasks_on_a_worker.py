@@ -28,7 +28,7 @@ from django.test import Client
 from config.celery import app as celery_app
 from solver import jobs, services
 from solver.core.search import Stage
-from solver.inputs import parse_input
+from solver.hint_inputs import parse_input
 from solver.models import HintRequest, PlanBookEntry
 from solver.tasks import run_hint
 

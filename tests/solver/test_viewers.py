@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from campaigns.models import Group
 from solver import jobs, services
-from solver.inputs import parse_input
+from solver.hint_inputs import parse_input
 from solver.models import HintRequest
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("commit_at_once")]

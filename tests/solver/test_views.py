@@ -20,7 +20,7 @@ from solver import jobs, services
 from solver.core.plans import baseline_plan
 from solver.core.search import Alternative, HintResult
 from solver.core.words import all_words
-from solver.inputs import parse_input
+from solver.hint_inputs import parse_input
 from solver.models import HintRequest
 from solver.results import result_json
 

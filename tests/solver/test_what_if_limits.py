@@ -19,7 +19,7 @@ from solver import what_if as what_if_module
 from solver.core.plans import baseline_plan
 from solver.core.search import HintResult
 from solver.errors import HintError
-from solver.inputs import parse_input
+from solver.hint_inputs import parse_input
 from solver.models import HintRequest
 from solver.results import result_json
 

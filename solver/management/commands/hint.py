@@ -23,7 +23,7 @@ from solver.core.search import SLIP_RATE, recommend
 from solver.core.simulate import table_from_arguments
 from solver.core.words import plan_speech
 from solver.errors import HintError
-from solver.inputs import parse_names
+from solver.hint_inputs import parse_names
 from solver.management import add_slips_argument, add_table_arguments, slip_rate_argument
 from solver.results import with_ignored_rules
 

@@ -1,4 +1,4 @@
-"""solver.inputs: a hint request checked field by field, and its input hash."""
+"""solver.hint_inputs: a hint request checked field by field, and its input hash."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from solver.errors import HintError
-from solver.inputs import BASE_RULES, parse_input
+from solver.hint_inputs import BASE_RULES, parse_input
 
 
 def test_face_up_defaults_to_the_player_count() -> None:

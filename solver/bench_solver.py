@@ -1,4 +1,4 @@
-"""``python -m solver.bench``: the solver's numbers on this machine.
+"""``python -m solver.bench_solver``: the solver's numbers on this machine.
 
 Prints, without asserting anything about time:
 - the oracle's deals per second per core on three clocks and the exact odds time for a
@@ -149,7 +149,7 @@ def _slips_numbers(effort: float, games: int, rate: float = 0.05) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m solver.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m solver.bench_solver", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a smaller, faster run")
     parser.add_argument("--effort", type=float, default=1.0, help="hint search effort")
     parser.add_argument(
