@@ -21,7 +21,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
-from campaigns.groups.services import create_group, start_session
+from campaigns.groups.services import create_group, fill_in_session
 from campaigns.models import HistoryImport, Membership
 from campaigns.play.services import record_attempt, skip
 from solver import jobs
@@ -51,7 +51,7 @@ def member_pages(
     group = create_group(alice, "Dinsdagavondtafel", ["Annemarie", "Bartholomeus", "Cleo"])
     Membership.objects.create(group=group, user=bob, role=Membership.Role.VIEWER)
     campaign = group.current_campaign()
-    session = start_session(campaign, list(group.players.all()))
+    session = fill_in_session(campaign, list(group.players.all()))
     record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
     skip(campaign, alice, "1-1")
     campaign.refresh_from_db()
