@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("commit_at_once")]
 COLOURS = "SSM/MMS/SMM/SSM"
 
 
-def test_a_viewer_cannot_ask_for_a_group_hint_through_theapi(
+def test_a_viewer_cannot_ask_for_a_group_hint_through_the_api(
     api: Callable[[User], APIClient], group: Group, bob: User, dave: User, sent: list[int]
 ) -> None:
     body = {"clock": "1-1", "colours": COLOURS, "group": group.pk}
