@@ -23,7 +23,7 @@ from solver.core.plans import baseline_plan
 from solver.core.search import HintResult
 from solver.core.symmetry import class_count, pattern_classes
 from solver.core.version import SOLVER_VERSION
-from solver.inputs import parse_input
+from solver.hint_inputs import parse_input
 from solver.models import HintRequest, PlanBookEntry
 
 pytestmark = pytest.mark.django_db
@@ -142,7 +142,7 @@ def test_a_new_solver_version_retires_every_old_answer(
     assert _ask(alice, "SSMM/MMSS/SMSM").from_plan_book
     newer = SOLVER_VERSION + 1
     monkeypatch.setattr("solver.plan_book.SOLVER_VERSION", newer)
-    monkeypatch.setattr("solver.inputs.SOLVER_VERSION", newer)
+    monkeypatch.setattr("solver.hint_inputs.SOLVER_VERSION", newer)
     with django_capture_on_commit_callbacks(execute=True):
         again = _ask(bob, "SSMM/MMSS/SMSM")
     # Neither the book nor the finished hint of the old version answers: a job is queued.
