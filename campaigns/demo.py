@@ -257,9 +257,27 @@ def seed(groups: int, attempts: int, seed: int = 0) -> Counts:
 def _write(
     rng: random.Random, batch: list[tuple[int, list[str], list[_Campaign]]], counts: Counts
 ) -> None:
-    # The solver's hint rows, reached through the relation they declare to groups: campaigns
-    # imports nothing from the solver (which imports campaigns).
-    HintRequest: Any = Group._meta.get_field("hint_requests").related_model  # noqa: N806
+    """One batch of played groups, written with a few bulk inserts per table."""
+    groups, users, player_ids = _write_groups(batch, counts)
+    plans = [(g, u, c) for g, u, (_, _, cs) in zip(groups, users, batch, strict=True) for c in cs]
+    campaigns = _write_campaigns(plans, counts)
+    session_plans = [
+        (row, g, u, s) for row, (g, u, c) in zip(campaigns, plans, strict=True) for s in c.sessions
+    ]
+    sessions = _write_sessions(session_plans, player_ids, counts)
+    item_plans = [
+        (session, row, g, u, item)
+        for session, (row, g, u, s) in zip(sessions, session_plans, strict=True)
+        for item in s.items
+    ]
+    attempts, attempt_plans = _write_history(item_plans, player_ids, counts)
+    _write_hints(rng, attempts, attempt_plans, counts)
+
+
+def _write_groups(
+    batch: list[tuple[int, list[str], list[_Campaign]]], counts: Counts
+) -> tuple[list[Group], list[User], dict[int, list[int]]]:
+    """The owners, their groups and players; each group's player ids in seat order."""
     users = User.objects.bulk_create(
         User(username=f"{DEMO_USER_PREFIX}{number}", password="!") for number, _, _ in batch
     )
@@ -287,7 +305,10 @@ def _write(
         player_ids.setdefault(player.group_id, []).append(player.pk)
     counts.groups += len(groups)
 
-    plans = [(g, u, c) for g, u, (_, _, cs) in zip(groups, users, batch, strict=True) for c in cs]
+    return groups, users, player_ids
+
+
+def _write_campaigns(plans: list[tuple[Group, User, _Campaign]], counts: Counts) -> list[Campaign]:
     campaigns = Campaign.objects.bulk_create(
         Campaign(
             group=g,
@@ -316,9 +337,14 @@ def _write(
         ),
         batch_size=5000,
     )
-    session_plans = [
-        (row, g, u, s) for row, (g, u, c) in zip(campaigns, plans, strict=True) for s in c.sessions
-    ]
+    return campaigns
+
+
+def _write_sessions(
+    session_plans: list[tuple[Campaign, Group, User, Any]],
+    player_ids: dict[int, list[int]],
+    counts: Counts,
+) -> list[Session]:
     sessions = Session.objects.bulk_create(
         Session(campaign=row, date=s.evening, created=s.items[0].created if s.items else g.created)
         for row, g, _u, s in session_plans
@@ -333,11 +359,15 @@ def _write(
         ),
         batch_size=5000,
     )
-    item_plans = [
-        (session, row, g, u, item)
-        for session, (row, g, u, s) in zip(sessions, session_plans, strict=True)
-        for item in s.items
-    ]
+    return sessions
+
+
+def _write_history(
+    item_plans: list[tuple[Session, Campaign, Group, User, Any]],
+    player_ids: dict[int, list[int]],
+    counts: Counts,
+) -> tuple[list[Attempt], list[tuple[Event, tuple[Session, Campaign, Group, User, Any]]]]:
+    """The events (attempts, skips, retrievals) and the attempts among them."""
     events = Event.objects.bulk_create(
         (
             Event(
@@ -377,6 +407,19 @@ def _write(
     counts.attempts += len(attempts)
     counts.skips += sum(1 for plan in item_plans if plan[4].kind == Event.Kind.SKIPPED)
     counts.retrievals += sum(1 for plan in item_plans if plan[4].kind == Event.Kind.RETRIEVED)
+    return attempts, attempt_plans
+
+
+def _write_hints(
+    rng: random.Random,
+    attempts: list[Attempt],
+    attempt_plans: list[tuple[Event, tuple[Session, Campaign, Group, User, Any]]],
+    counts: Counts,
+) -> None:
+    """Finished hints for the attempts that asked for one."""
+    # The solver's hint rows, reached through the relation they declare to groups: campaigns
+    # imports nothing from the solver (which imports campaigns).
+    HintRequest: Any = Group._meta.get_field("hint_requests").related_model
     definitions: dict[str, Any] = {}
     hints = []
     for attempt, (_event, (_session, row, g, u, item)) in zip(attempts, attempt_plans, strict=True):
@@ -398,7 +441,7 @@ def _write(
                 players=item.players,
                 face_up=item.players + item.tokens,
                 input_hash=f"demo-{attempt.pk}",
-                status="done",
+                status=HintRequest.Status.DONE,
                 progress=100,
                 stage="demo",
                 result={

@@ -104,6 +104,9 @@ class Membership(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.get_role_display()} (user {self.user_id}, group {self.group_id})"
+
     @property
     def can_write(self) -> bool:
         return self.role in (self.Role.OWNER, self.Role.MEMBER)
@@ -201,6 +204,9 @@ class ClockProgress(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.clock_id}: {self.get_status_display()}"
+
     @property
     def attempted(self) -> bool:
         return self.attempts > 0 or self.status == self.Status.PASSED
@@ -270,6 +276,9 @@ class Event(models.Model):
             models.Index(fields=["campaign", "undone", "-id"], name="event_last_idx")
         ]
 
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} at {self.clock_id} (#{self.pk})"
+
 
 class AttemptOutcome(models.TextChoices):
     PASSED = "passed", _("passed")
@@ -326,6 +335,9 @@ class Attempt(models.Model):
             models.Index(fields=["campaign", "clock_id"], name="attempt_clock_idx")
         ]
 
+    def __str__(self) -> str:
+        return f"{self.clock_id}: {self.get_outcome_display()} (#{self.pk})"
+
     @property
     def minutes(self) -> int | None:
         """The duration in whole minutes, as the table typed it (pages and exports)."""
@@ -378,6 +390,9 @@ class ClockTranscription(models.Model):
             models.Index(fields=["author", "created"], name="transcription_author_idx"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.clock_id} version {self.version} (group {self.group_id})"
+
 
 class CommunityDefinition(models.Model):
     """One distinct canonical definition of a clock that some table transcribed, shared with
@@ -428,6 +443,9 @@ class DefinitionReport(models.Model):
             models.UniqueConstraint(fields=["definition", "user"], name="report_once_per_user")
         ]
 
+    def __str__(self) -> str:
+        return f"report on definition {self.definition_id} (#{self.pk})"
+
 
 class CommunityClock(models.Model):
     """Other tables' attempts to pass one clock, as the last community refresh counted them
@@ -439,6 +457,9 @@ class CommunityClock(models.Model):
     # {attempts to pass: campaigns that took that many}, over every sharing group.
     histogram: models.JSONField[Any] = models.JSONField(default=dict)
     refreshed = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.clock_id
 
 
 class CommunityShare(models.Model):
@@ -455,6 +476,9 @@ class CommunityShare(models.Model):
                 fields=["group", "clock_id"], name="community_share_one_per_clock"
             )
         ]
+
+    def __str__(self) -> str:
+        return f"{self.clock_id} (group {self.group_id})"
 
 
 class ImportStatus(models.TextChoices):

@@ -63,7 +63,7 @@ def seat_to_play(opener: int, moves_played: int, players: int) -> int:
     return (opener + moves_played) % players
 
 
-def check_move(
+def check_move(  # noqa: C901 - one branch per kind of refusal, in the rules' order
     clock: Clock,
     seats: Seats | Deal,
     moves_so_far: Sequence[Move],

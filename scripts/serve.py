@@ -47,7 +47,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import PYTHON, ROOT, WORKER, Child, supervise  # noqa: E402
+from run import PYTHON, ROOT, WORKER, Child, supervise
 
 CA_NAME = "Timekeeper local CA"
 

@@ -149,7 +149,7 @@ class _Abandoned(Exception):
     """The row is no longer this run's (cancelled, or taken over after a worker loss)."""
 
 
-def run(hint_id: int, task_id: str, redelivered: bool = False, node: str = "") -> None:
+def run(hint_id: int, task_id: str, redelivered: bool = False, node: str = "") -> None:  # noqa: C901 - one branch per way a job ends
     """The task body: claim, solve with the core (``recommend``), store the result.
     ``node`` names the worker running it (``ops.heartbeat.node_id``), for the reaper.
 

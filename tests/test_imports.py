@@ -4,6 +4,9 @@
   load at run time bring in Django, so the Django apps can call them and never the reverse.
 - No two of the project's modules import each other, directly or through others. An import
   inside a function counts: it hides a cycle from Python's loader, not from the reader.
+- Each package imports only the packages ``ALLOWED`` names, the directions drawn in
+  docs/architecture.md ("Packages and the direction of imports"); the drawing is checked
+  against the table, so the two cannot drift apart.
 
 The graph is read from the source with ``ast`` (tests and migrations left out), so it sees
 every import, also those a run would only reach on some path.
@@ -12,6 +15,7 @@ every import, also those a run would only reach on some path.
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,6 +25,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PURE = ("rules", "solver/core")  # packages that must not import Django
+DOC = ROOT / "docs" / "architecture.md"
+
+# Each layer and the layers of ours it may import (solver.core counts apart from solver).
+ALLOWED: dict[str, set[str]] = {
+    "accounts": {"config"},
+    "ops": {"config"},
+    "campaigns": {"config", "rules", "ops"},
+    "solver": {"config", "campaigns", "ops", "solver.core", "rules"},
+    "solver.core": {"rules"},
+    "config": {"rules"},
+    "rules": set(),
+}
 
 
 def project_packages(root: Path) -> list[str]:
@@ -113,6 +129,36 @@ def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
     return packages
 
 
+def layer(module: str) -> str:
+    """The layer of a module: its top-level package, solver.core apart."""
+    return "solver.core" if module.startswith("solver.core") else module.partition(".")[0]
+
+
+def direction_violations(graph: dict[str, set[str]], allowed: dict[str, set[str]]) -> list[str]:
+    """ "module imports target" for every import across layers that ``allowed`` does not
+    list (a layer missing from ``allowed`` may import nothing of ours)."""
+    return sorted(
+        f"{module} imports {target}"
+        for module, targets in graph.items()
+        for target in targets
+        if layer(target) != layer(module) and layer(target) not in allowed.get(layer(module), set())
+    )
+
+
+def documented_directions(text: str) -> dict[str, set[str]]:
+    """The arrows of the doc's drawing, "a, b ──> c (why), d": a and b may import c and d;
+    "──> nothing of ours": nothing. Notes in parentheses are read past."""
+    drawn: dict[str, set[str]] = {}
+    for line in text.splitlines():
+        if "──>" not in line:
+            continue
+        left, right = (re.sub(r"\([^)]*\)", "", side) for side in line.split("──>"))
+        targets = {t.strip() for t in right.split(",") if t.strip()} - {"nothing of ours"}
+        for source in (s.strip() for s in left.split(",")):
+            drawn.setdefault(source, set()).update(targets)
+    return drawn
+
+
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The strongly connected components with more than one module (Tarjan), each as one
     cycle through them that a reader can follow: a → b → … → a."""
@@ -192,6 +238,20 @@ def test_the_project_packages_import_each_other_without_a_cycle() -> None:
     wires the apps by dotted strings, in settings and URLs, and imports none of them)."""
     found = cycles(package_graph(import_graph(ROOT)))
     assert not found, "import cycles:\n" + "\n".join(" → ".join(cycle) for cycle in found)
+
+
+def test_every_package_imports_only_in_the_documented_directions() -> None:
+    graph = import_graph(ROOT)
+    unknown = sorted({layer(module) for module in graph} - set(ALLOWED))
+    assert not unknown, f"packages missing from ALLOWED (and from the doc): {unknown}"
+    found = direction_violations(graph, ALLOWED)
+    assert not found, "imports against the documented directions:\n" + "\n".join(found)
+
+
+def test_the_doc_draws_the_directions_this_test_enforces() -> None:
+    drawn = documented_directions(DOC.read_text(encoding="utf-8"))
+    assert {layer: drawn.get(layer, set()) for layer in ALLOWED} == ALLOWED
+    assert set(drawn) <= set(ALLOWED)
 
 
 @pytest.mark.parametrize("package", PURE)
@@ -278,3 +338,13 @@ def test_a_lazy_django_import_in_a_pure_package_is_found(tmp_path: Path) -> None
         },
     )
     assert django_imports(tmp_path, "pure") == ["pure.a imports django.conf"]
+
+
+def test_an_import_against_the_directions_is_found() -> None:
+    graph = {"rules.clock": {"config.errors"}, "config.api": {"rules.errors"}, "ops.x": set()}
+    assert direction_violations(graph, ALLOWED) == ["rules.clock imports config.errors"]
+
+
+def test_the_doc_reader_reads_sources_targets_and_notes() -> None:
+    text = "a, b ──> c   (why, and how)\nc ──> d (one; two), e\ne ──> nothing of ours\n"
+    assert documented_directions(text) == {"a": {"c"}, "b": {"c"}, "c": {"d", "e"}, "e": set()}

@@ -409,7 +409,7 @@ def _streaks(attempts: QuerySet[Attempt]) -> Streaks:
     sql, params = numbered.query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(
-            f"WITH numbered AS ({sql}), "  # noqa: S608 - the ORM's own SQL and parameters
+            f"WITH numbered AS ({sql}), "  # the ORM's own SQL and parameters
             "runs AS (SELECT outcome, COUNT(*) AS length, MAX(k) AS last "
             "FROM numbered GROUP BY outcome, k - j) "
             "SELECT outcome, MAX(length), MAX(last), "

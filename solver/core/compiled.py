@@ -132,7 +132,7 @@ def _int(rule: Mapping[str, Any], key: str) -> int:
     return value
 
 
-def compile_clock(clock: Clock | Mapping[str, Any]) -> CompiledClock:
+def compile_clock(clock: Clock | Mapping[str, Any]) -> CompiledClock:  # noqa: C901 - one branch per rule kind
     """Compile ``clock`` once for many oracle calls.
 
     Raises UntranscribedClockError (a ValueError) for a clock whose special rules are unknown

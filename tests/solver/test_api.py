@@ -18,7 +18,7 @@ Status = HintRequest.Status
 COLOURS = "SSM/MMS/SMM/SSM"
 
 
-def ask(client: APIClient, HTTP_ACCEPT_LANGUAGE: str = "en", **data: Any) -> Any:  # noqa: N803
+def ask(client: APIClient, HTTP_ACCEPT_LANGUAGE: str = "en", **data: Any) -> Any:
     return client.post(
         "/api/hints/",
         {"clock": "1-1", "colours": COLOURS, **data},
