@@ -11,7 +11,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from campaigns.definitions.services import clock_for_group, transcribe
+from campaigns.definitions.played import played_definition
+from campaigns.definitions.services import transcribe
 from campaigns.groups.services import create_group
 from campaigns.models import ClockTranscription, DescribedRuleKind, Group
 
@@ -57,7 +58,8 @@ def test_the_editor_adds_and_saves_a_described_rule_at_the_centre_or_a_segment(
         {"start": 1, "new_kind": "described", "p_text": WORDS, "p_segment": "4", "action": "save"},
     )
     assert response.status_code == 302
-    clock, version = clock_for_group(group, "1-1")
+    choice = played_definition(group, "1-1")
+    clock, version = choice.clock, choice.version
     assert version == 1
     (rule,) = clock.rules
     assert rule.to_json() == {"kind": "described", "text": WORDS.casefold(), "segment": 4}
@@ -140,10 +142,10 @@ def test_staff_see_the_words_in_use_and_groups_are_offered_the_structured_rule(
     assert "Timekeeper now knows" in editor
     assert 'name="replace" value="0"' in editor
     # Offered, never changed behind the table's back: the saved version is still words.
-    assert clock_for_group(group, "1-1")[0].rules[0].kind == "described"
+    assert played_definition(group, "1-1").clock.rules[0].kind == "described"
     replaced = client.post(edit(group), {"start": 1, "rules": _rules(group), "replace": "0"})
     assert "Segment 2 may hold at most 3 cards." in replaced.content.decode()
-    assert clock_for_group(group, "1-1")[0].rules[0].kind == "described"
+    assert played_definition(group, "1-1").clock.rules[0].kind == "described"
 
 
 def test_staff_may_only_mark_words_as_a_kind_timekeeper_checks() -> None:
@@ -166,5 +168,7 @@ def test_the_staff_page_is_for_staff_only(group: Group, as_role: AsRole) -> None
 def _rules(group: Group) -> str:
     import json
 
-    clock, _version = clock_for_group(group, "1-1")
+    choice = played_definition(group, "1-1")
+
+    clock, _version = choice.clock, choice.version
     return "\n".join(json.dumps(rule.to_json()) for rule in clock.rules)

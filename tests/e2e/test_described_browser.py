@@ -13,7 +13,7 @@ from django.test import Client
 
 from campaigns.groups.services import create_group
 from solver import jobs, services
-from solver.inputs import parse_input
+from solver.hint_inputs import parse_input
 from solver.models import HintRequest
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -23,7 +23,11 @@ WORDS = {"en": "Nearest to ten wins", "nl": "Dichtst bij tien wint", "ja": "十�
 SAID = {
     "en": ("Passes every rule Timekeeper knows", "Check yourselves", "adjust it yourselves"),
     "nl": ("Voldoet aan elke regel die Timekeeper kent", "Controleer zelf", "pas het zelf aan"),
-    "ja": ("Timekeeperが知っているルールはすべて満たしています", "自分たちで確認", "自分たちで調整"),
+    "ja": (
+        "Timekeeperが知っているルールはすべて満たしています",
+        "自分たちで確認",
+        "自分たちで調整",
+    ),
 }
 LOCALES = {"en": "en-GB", "nl": "nl-NL", "ja": "ja-JP"}
 
