@@ -251,7 +251,8 @@ def sleeve_retrieve(request: AuthenticatedRequest, group_id: int) -> Response:
 
 class UndoIn(serializers.Serializer):
     event = id_field(
-        required=False, help_text="The change to undo; repeating it then changes nothing."
+        help_text="The change to undo (the last one, as the board shows it): repeating it "
+        "changes nothing; when another change came after it, 409 with the fresh progress."
     )
     expected_event = expected_event_field()
 

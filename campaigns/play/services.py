@@ -84,6 +84,19 @@ def _stale_message(event: Event) -> str:
     ) % {"what": event.get_kind_display(), "clock": event.clock_id, "time": when}
 
 
+def _stale_undo(campaign: Campaign, last: Event | None) -> StaleWrite:
+    """An undo from a board that no longer shows the last change (``last``, or None)."""
+    newest = campaign.events.order_by("-id")[0]
+    if last is None:
+        message = _("Another phone changed the board meanwhile: there is nothing left to undo.")
+    else:
+        message = _(
+            "Another phone changed the board meanwhile: the last change is now “%(what)s” at "
+            "%(clock)s. Nothing was undone; check the board."
+        ) % {"what": last.get_kind_display(), "clock": last.clock_id}
+    return StaleWrite(message, newest)
+
+
 def _replayed(campaign: Campaign, request_key: str) -> Event | None:
     """The event already recorded under this key (a double submit), if any."""
     if not request_key:
@@ -350,8 +363,13 @@ def undo(
     """Revert the campaign's last change not undone yet (and delete its attempt), and record
     the undo as an event of its own (the campaign's new version).
 
-    With ``event_id`` (what the Undo button shows), only that change is undone, and undoing
-    it again is harmless: a double tap on Undo does not also undo the change before it."""
+    With ``event_id`` (what the Undo button shows; the API requires it), only that change is
+    undone: undoing it again is harmless (a double tap on Undo does not also undo the change
+    before it), and when another change came after it, the undo is refused as a
+    ``StaleWrite`` (409, with the fresh progress): it never undoes a change the phone did not
+    show. Without ``event_id`` (code of our own), with ``expected_event``, any change after
+    that version refuses it the same way: the last change is then not the one the phone saw.
+    """
     with transaction.atomic():
         campaign = lock_campaign(campaign.pk)
         event = last_undoable(campaign)
@@ -359,12 +377,15 @@ def undo(
             done = campaign.events.filter(pk=event_id, undone__isnull=False).first()
             if done is not None:
                 return done
-            raise CampaignError(
-                _("Something else was recorded meanwhile; reload the page."), "event"
-            )
+            if not campaign.events.filter(pk=event_id).exists():
+                raise CampaignError(_("There is no such change to undo."), "event")
+            raise _stale_undo(campaign, event)
         if event is None:
             raise CampaignError(_("There is nothing to undo."))
-        _check_fresh(campaign, expected_event, event.clock_id.split(","))
+        if event_id is None and expected_event is not None:
+            newer = campaign.events.filter(pk__gt=expected_event).order_by("-id").first()
+            if newer is not None:
+                raise StaleWrite(_stale_message(newer), newer)
         before = event.before
         campaign.bonus_tokens = before["bonus_tokens"]
         campaign.stack_top = before["stack_top"]

@@ -160,10 +160,42 @@ def test_sleeve_refuses_an_unknown_clock(group: Group, api_as: ApiAs) -> None:
 def test_undo_reverts_the_last_attempt(group: Group, campaign: Campaign, api_as: ApiAs) -> None:
     client = api_as("member")
     client.post(url(group, "attempts/"), {"clock": "1-1", "outcome": "passed", "players": 3})
-    response = client.post(url(group, "undo/"))
+    event = campaign.events.get().pk
+    response = client.post(url(group, "undo/"), {"event": event})
     assert response.status_code == 200 and response.json()["kind"] == "passed"
     assert client.get(url(group, "progress/")).json()["clock"] == "1-1"
-    assert client.post(url(group, "undo/")).status_code == 400
+    # Again (a double tap): nothing more is undone.
+    assert client.post(url(group, "undo/"), {"event": event}).status_code == 200
+    assert campaign.events.filter(kind="undone").count() == 1
+    # Without naming the change: refused.
+    response = client.post(url(group, "undo/"))
+    assert response.status_code == 400 and "event" in response.json()
+
+
+def test_a_stale_undo_never_undoes_an_older_change(
+    group: Group, campaign: Campaign, api_as: ApiAs, alice: User
+) -> None:
+    """Two phones saw "failed at 1-2" as the last change; both tap Undo. The first undoes it;
+    the second must not undo "passed at 1-1" (the change before it): 409, fresh progress."""
+    record_attempt(campaign, alice, "1-1", "passed", 3)
+    failed = record_attempt(campaign, alice, "1-2", "failed", 3)
+    seen = campaign.events.order_by("-id")[0].pk
+    body = {"event": failed.event_id, "expected_event": seen}
+    first, second = api_as("owner"), api_as("member")
+    assert first.post(url(group, "undo/"), body, format="json").status_code == 200
+    # An undo that does not say what it undoes would take "passed at 1-1": refused.
+    response = second.post(url(group, "undo/"), {"expected_event": seen}, format="json")
+    assert response.status_code == 400 and "event" in response.json()
+    # Meanwhile the table records another attempt; the second phone's board is stale.
+    record_attempt(campaign, alice, "1-2", "failed", 3)
+    response = second.post(url(group, "undo/"), body, format="json")
+    assert response.status_code == 200  # its change is already undone: nothing more
+    other = record_attempt(campaign, alice, "1-2", "passed", 3)
+    stale = {"event": campaign.events.filter(kind="failed", undone__isnull=True).get().pk}
+    response = second.post(url(group, "undo/"), stale, format="json")
+    assert response.status_code == 409
+    assert response.json()["version"] == other.event_id and "detail" in response.json()
+    assert not campaign.events.filter(kind="passed", undone__isnull=False).exists()
 
 
 def test_clocks_are_listed_and_shown(group: Group, api_as: ApiAs) -> None:
@@ -435,6 +467,8 @@ def test_owners_and_members_may_write(
     payload: dict,
 ) -> None:
     ready_for(tail, campaign, alice)
+    if tail == "undo/":  # an undo names the change it undoes
+        payload = {"event": campaign.events.get().pk}
     response = api_as(role).post(url(group, tail), payload, format="json")
     assert response.status_code not in (403, 404)
     assert response.status_code == WRITE_SUCCESS[tail], response.content

@@ -76,7 +76,8 @@ def test_skip_retrieve_and_undo_take_it_too(
     member = api_as("member")
     r = member.post(_url(group, "sleeve/"), {"clock": "1-1", "expected_event": seen}, "json")
     assert r.status_code == 409
-    r = member.post(_url(group, "undo/"), {"expected_event": seen}, "json")
+    first = campaign.events.order_by("id")[0].pk  # the last change the stale board showed
+    r = member.post(_url(group, "undo/"), {"event": first, "expected_event": seen}, "json")
     assert r.status_code == 409
     fresh = campaign_version(campaign)
     r = member.post(_url(group, "sleeve/"), {"clock": "1-1", "expected_event": fresh}, "json")

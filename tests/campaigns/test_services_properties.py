@@ -1,6 +1,7 @@
 """Property tests of the state machine: any sequence of table actions does what a plain
 model of the rules says (accepted or refused, the stack in that order), keeps the
-invariants, and undoing every change brings the campaign back to where it started."""
+invariants, and undoing every change brings the campaign back to where it started. Phones
+with stale boards tap Undo too: only the change a board shows is ever undone."""
 
 from __future__ import annotations
 
@@ -37,6 +38,8 @@ ACTIONS = st.lists(
             ("retrieve", 0),
             ("retrieve", 1),
             ("retrieve", 3),
+            ("stale_undo", 1),
+            ("stale_undo", 2),
         ]
     ),
     min_size=6,
@@ -95,10 +98,51 @@ class Table:
         return [c for c in NUMBERED_CLOCKS if c in self.sleeve]
 
 
-def _act(campaign: Any, user: User, action: str | tuple[str, int], table: Table) -> bool:
+@dataclass
+class Phones:
+    """What phones saw: before each step, the board's last undoable change and version.
+    ``changes`` are the undoable changes' events, in step with ``Table.history``."""
+
+    changes: list[int] = field(default_factory=list)
+    undone: set[int] = field(default_factory=set)
+    views: list[int | None] = field(default_factory=list)
+
+
+def _stale_undo(campaign: Any, user: User, back: int, phones: Phones, table: Table) -> bool:
+    """A phone whose board is ``back`` steps old taps Undo on the change it shows. Accepted
+    exactly when that change is still the last one; a change already undone stays undone and
+    nothing else is; any other is refused (409) without touching anything."""
+    if len(phones.views) <= back or phones.views[-1 - back] is None:
+        return False
+    target = phones.views[-1 - back]
+    assert target is not None
+    last = phones.changes[-1] if phones.changes else None
+    before = campaign.events.count()
+    try:
+        play_services.undo(campaign, user, event_id=target, expected_event=target)
+    except play_services.StaleWrite as refused:
+        assert target != last and target not in phones.undone, "a fresh undo was refused"
+        assert refused.status == 409 and "version" in refused.body()
+        assert campaign.events.count() == before
+        return False
+    if target in phones.undone:
+        assert campaign.events.count() == before  # a repeat: nothing more undone
+        return False
+    assert target == last, "an undo from a stale board undid a change it did not show"
+    table.undo()
+    phones.undone.add(phones.changes.pop())
+    return True
+
+
+def _act(
+    campaign: Any, user: User, action: str | tuple[str, int], table: Table, phones: Phones
+) -> bool:
     """Do ``action`` through the services and on the model; True if the services accepted it,
     which must be exactly when the model allows it."""
     kind = action if isinstance(action, str) else action[0]
+    if kind == "stale_undo":
+        assert isinstance(action, tuple)
+        return _stale_undo(campaign, user, action[1], phones, table)
     clock = table.stack[0] if table.stack else None
     allowed = {
         "passed": clock is not None,
@@ -130,6 +174,10 @@ def _act(campaign: Any, user: User, action: str | tuple[str, int], table: Table)
         assert not allowed, f"{action} refused although the rules allow it: {error.message}"
         return False
     assert allowed, f"{action} accepted although the rules refuse it"
+    if kind == "undo":
+        phones.undone.add(phones.changes.pop())
+    else:
+        phones.changes.append(campaign.events.order_by("-id")[0].pk)
     if kind in ("passed", "failed"):
         table.play(kind)
     elif kind == "skip":
@@ -177,18 +225,21 @@ def test_any_sequence_follows_the_rules_and_undoes_to_the_start(alice: User) -> 
         group = create_group(alice, "Property table")
         campaign = group.current_campaign()
         table = Table()
+        phones = Phones()
         taken: Counter[str] = Counter()
         steps = [s for a in actions for s in (["failed", "skip"] if a == "abandon" else [a])]
         for action in steps:
-            if _act(campaign, alice, action, table):
+            phones.views.append(phones.changes[-1] if phones.changes else None)
+            if _act(campaign, alice, action, table, phones):
                 taken[action if isinstance(action, str) else action[0]] += 1
             _check_against(campaign, table)
         accepted.update(taken)
         # Every change the model made was one the services recorded, and none other.
         # (An undo is an event of its own, and marks the change it reverted undone.)
         assert campaign.events.count() == taken.total()
-        assert campaign.events.filter(kind=Event.Kind.UNDONE).count() == taken["undo"]
-        assert campaign.events.filter(undone__isnull=False).count() == taken["undo"]
+        undos = taken["undo"] + taken["stale_undo"]
+        assert campaign.events.filter(kind=Event.Kind.UNDONE).count() == undos
+        assert campaign.events.filter(undone__isnull=False).count() == undos
         changes = campaign.events.filter(undone__isnull=True).exclude(kind=Event.Kind.UNDONE)
         assert len(table.history) == changes.count()
         assert (last_undoable(campaign) is None) == (not table.history)
@@ -209,3 +260,4 @@ def test_any_sequence_follows_the_rules_and_undoes_to_the_start(alice: User) -> 
     # never got to retrieve or undo) would test nothing: each action was taken many times.
     assert all(accepted[kind] >= 10 for kind in ("passed", "failed", "skip")), accepted
     assert accepted["undo"] >= 5 and accepted["retrieve"] >= 4, accepted  # 3 in the example
+    assert accepted["stale_undo"] >= 3, accepted
