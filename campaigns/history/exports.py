@@ -234,10 +234,13 @@ def import_history(
     *,
     on_group: Callable[[Group], None] | None = None,
     on_progress: Callable[[int], None] | None = None,
+    on_done: Callable[[Group], None] | None = None,
 ) -> Group:
     """A new group owned by ``user`` from an exported history; CampaignError (field
     ``history``) for anything that is not a valid history, or that breaks a limit."""
-    return write_history(user, check_history(data), on_group=on_group, on_progress=on_progress)
+    return write_history(
+        user, check_history(data), on_group=on_group, on_progress=on_progress, on_done=on_done
+    )
 
 
 def write_history(
@@ -246,6 +249,7 @@ def write_history(
     *,
     on_group: Callable[[Group], None] | None = None,
     on_progress: Callable[[int], None] | None = None,
+    on_done: Callable[[Group], None] | None = None,
 ) -> Group:
     """The group of a history ``check_history`` accepted.
 
@@ -254,7 +258,9 @@ def write_history(
     long. The group has no member until its whole history is in: nobody sees it half
     imported, and if any event is refused the group is deleted again (all or nothing).
     ``on_group(group)`` hears of the hidden group as soon as it exists, and
-    ``on_progress(events_done)`` after each batch (``campaigns.history.imports`` keeps both)."""
+    ``on_progress(events_done)`` after each batch (``campaigns.history.imports`` keeps both),
+    and ``on_done(group)`` in the very transaction that shows the group to its owner: an
+    import is marked finished exactly when its group is, whatever stops the process after."""
     group: Group | None = None
     try:
         with transaction.atomic():
@@ -274,6 +280,8 @@ def write_history(
             previous = _import_campaign(group, user, raw, players, previous, progress)
         with transaction.atomic():
             Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
+            if on_done is not None:
+                on_done(group)
     except Exception as error:
         if group is not None:
             Group.objects.filter(pk=group.pk).delete()

@@ -12,7 +12,9 @@ finds it taken and does nothing. A worker that dies mid-import leaves the row ``
 with an ``updated`` time that stops moving (every batch touches it); ``resume_stalled``,
 run by beat, sends such rows, and queued rows whose message never left, again. The rerun
 deletes the hidden, half-filled group of the run before it and starts over, so an import
-ends with exactly one group or none.
+ends with exactly one group or none. The row is marked done in the transaction that shows
+the group to its owner, so no crash leaves a finished group under a running import; a rerun
+that still finds its group shown (a row from before) only marks the row done.
 """
 
 from __future__ import annotations
@@ -110,9 +112,14 @@ def run(job_id: int) -> str:
     if not claim(job_id):
         return "skipped"
     job = HistoryImport.objects.select_related("owner").get(pk=job_id)
-    if job.group_id is not None:  # a run before this one died half way: start again
-        Group.objects.filter(pk=job.group_id, memberships__isnull=True).delete()
     rows = HistoryImport.objects.filter(pk=job_id)
+    if job.group_id is not None:
+        if Group.objects.filter(pk=job.group_id, memberships__isnull=False).exists():
+            # Its group was finished (shown to its owner): the run only missed saying so.
+            rows.update(status=Status.DONE, history=None, events_done=job.events_total)
+            return Status.DONE
+        # A run before this one died half way: start again.
+        Group.objects.filter(pk=job.group_id, memberships__isnull=True).delete()
     with translation.override(job.language):  # refusals in the language of the upload
         return _replay(job, rows)
 
@@ -125,9 +132,12 @@ def _replay(job: HistoryImport, rows: Any) -> str:
     def on_progress(done: int) -> None:
         rows.update(events_done=done, updated=timezone.now())
 
+    def on_done(group: Group) -> None:  # in the transaction that shows the group
+        rows.update(status=Status.DONE, group=group, history=None, events_done=job.events_total)
+
     try:
-        group = exports.import_history(
-            job.owner, job.history, on_group=on_group, on_progress=on_progress
+        exports.import_history(
+            job.owner, job.history, on_group=on_group, on_progress=on_progress, on_done=on_done
         )
     except CampaignError as error:
         rows.update(status=Status.FAILED, error=error.message, history=None, group=None)
@@ -141,7 +151,6 @@ def _replay(job: HistoryImport, rows: Any) -> str:
             group=None,
         )
         return Status.FAILED
-    rows.update(status=Status.DONE, group=group, history=None, events_done=job.events_total)
     return Status.DONE
 
 

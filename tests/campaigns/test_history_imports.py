@@ -164,6 +164,51 @@ def test_a_rerun_after_a_dead_worker_starts_over_and_leaves_one_group(
     assert Group.objects.get().memberships.get().user == alice
 
 
+class Killed(BaseException):
+    """The worker's process dying (not an error the import could catch)."""
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("long_imports")
+def test_a_worker_killed_right_after_the_group_is_shown_leaves_one_group(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The narrow window: the owner's membership committed, then the process dies before
+    anything else. The import is finished all the same, and a rerun builds no second group."""
+    monkeypatch.setattr(imports, "send", lambda job_id: True)
+    job = imports.start_import(alice, _passes(7))
+    assert isinstance(job, HistoryImport)
+    real = exports.import_history
+
+    def then_killed(*args: Any, **kwargs: Any) -> Group:
+        real(*args, **kwargs)
+        raise Killed()
+
+    monkeypatch.setattr(exports, "import_history", then_killed)
+    with pytest.raises(Killed):
+        imports.run(job.pk)
+    monkeypatch.setattr(exports, "import_history", real)
+    job.refresh_from_db()
+    assert job.status == Status.DONE and job.group == Group.objects.get()
+    # Beat's resend, even once the row looks stalled: nothing more.
+    HistoryImport.objects.filter(pk=job.pk).update(updated=timezone.now() - timedelta(minutes=2))
+    imports.resume_stalled()
+    assert imports.run(job.pk) == "skipped"
+    assert Group.objects.count() == 1 and Group.objects.get().memberships.get().user == alice
+
+
+@pytest.mark.django_db
+def test_a_rerun_finds_a_group_already_shown_and_builds_no_other(alice: User) -> None:
+    """A row that says running although its group is finished (left before the fix)."""
+    job = HistoryImport.objects.create(owner=alice, history=_passes(2), events_total=2)
+    group = create_group(alice, "Long table", ["Ann"], first_campaign=False)
+    HistoryImport.objects.filter(pk=job.pk).update(group=group)
+    assert imports.run(job.pk) == Status.DONE
+    assert list(Group.objects.all()) == [group]
+    job.refresh_from_db()
+    assert job.status == Status.DONE and job.group == group
+
+
 @pytest.mark.django_db
 def test_a_rerun_never_deletes_a_group_that_has_members(alice: User) -> None:
     group = create_group(alice, "Someone's table", ["Ann"])
