@@ -22,13 +22,13 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.errors import RulesError
 from rules.game import BONUS_TOKENS, PLAYER_COUNTS
+from rules.game import MAX_PLAYERS_LISTED as MAX_PLAYERS_LISTED  # the one cap, re-exported
 from rules.kinds import rule_from_json
 from rules.kinds.described import normalise_text
 
 NAME_LENGTH = 80
 # What a person may type as the notes of a session or an attempt (forms, API, services).
 NOTES_LENGTH = 2000
-MAX_PLAYERS_LISTED = 12  # the people a group lists (any four of them sit at a table)
 
 
 def new_invite_token() -> str:

@@ -9,6 +9,11 @@ from __future__ import annotations
 # Take Time is played by 2, 3 or 4 players (rules.seats.SEAT_SIZES: the cards each seat holds).
 PLAYER_COUNTS = range(2, 5)
 
+# The people a group lists (any of them sit at a table): the one cap that creating a group,
+# the members page's "Add player", the API and an import all apply, so that every group can
+# re-import its own export.
+MAX_PLAYERS_LISTED = 12
+
 # The Bonus tokens beside the clock: each failed attempt flips one face up (never more than
 # these), and each face-up token lets the table play one more card face up.
 BONUS_TOKENS = 3

@@ -210,10 +210,18 @@ def check_notes(notes: str) -> None:
 
 
 def add_player(group: Group, name: object) -> Player:
-    """Someone new at the table (an account is optional); names are unique in a group."""
+    """Someone new at the table (an account is optional); names are unique in a group, and a
+    group lists at most MAX_PLAYERS_LISTED (counted under the group's row lock, so two
+    owners adding at once cannot pass it together)."""
     name = _check_name(name)
     try:
         with transaction.atomic():
+            Group.objects.select_for_update().filter(pk=group.pk).first()
+            if Player.objects.filter(group=group).count() >= MAX_PLAYERS_LISTED:
+                raise CampaignError(
+                    _("A group lists at most %(max)d players.") % {"max": MAX_PLAYERS_LISTED},
+                    "name",
+                )
             return Player.objects.create(group=group, name=name)
     except IntegrityError:
         raise CampaignError(_("This player is already listed."), "name") from None
