@@ -251,8 +251,9 @@ def sleeve_retrieve(request: AuthenticatedRequest, group_id: int) -> Response:
 
 class UndoIn(serializers.Serializer):
     event = id_field(
-        help_text="The change to undo (the last one, as the board shows it): repeating it "
-        "changes nothing; when another change came after it, 409 with the fresh progress."
+        help_text="The change to undo (the last one, as the board shows it). When it is no "
+        "longer the last undoable change (undone already, or another change came after it), "
+        "nothing is undone: 409 with the fresh progress."
     )
     expected_event = expected_event_field()
 
@@ -273,6 +274,7 @@ def undo(request: AuthenticatedRequest, group_id: int) -> Response:
         request.user,
         data.validated_data.get("event"),
         data.validated_data.get("expected_event"),
+        again_is_stale=True,
     )
     return Response(EventOut(event).data)
 

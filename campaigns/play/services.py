@@ -359,9 +359,15 @@ def undo(
     user: Any,
     event_id: int | None = None,
     expected_event: int | None = None,
+    *,
+    again_is_stale: bool = False,
 ) -> Event:
     """Revert the campaign's last change not undone yet (and delete its attempt), and record
     the undo as an event of its own (the campaign's new version).
+
+    ``again_is_stale`` (the API): an undo naming a change already undone is refused as a
+    ``StaleWrite`` too (409, with the fresh progress), as its target is no longer the last
+    undoable change; the pages keep such a double tap harmless instead.
 
     With ``event_id`` (what the Undo button shows; the API requires it), only that change is
     undone: undoing it again is harmless (a double tap on Undo does not also undo the change
@@ -375,7 +381,7 @@ def undo(
         event = last_undoable(campaign)
         if event_id is not None and (event is None or event.pk != event_id):
             done = campaign.events.filter(pk=event_id, undone__isnull=False).first()
-            if done is not None:
+            if done is not None and not again_is_stale:
                 return done
             if not campaign.events.filter(pk=event_id).exists():
                 raise CampaignError(_("There is no such change to undo."), "event")

@@ -164,8 +164,8 @@ def test_undo_reverts_the_last_attempt(group: Group, campaign: Campaign, api_as:
     response = client.post(url(group, "undo/"), {"event": event})
     assert response.status_code == 200 and response.json()["kind"] == "passed"
     assert client.get(url(group, "progress/")).json()["clock"] == "1-1"
-    # Again (a double tap): nothing more is undone.
-    assert client.post(url(group, "undo/"), {"event": event}).status_code == 200
+    # Again (a double tap, or another phone): no longer the last undoable change, 409.
+    assert client.post(url(group, "undo/"), {"event": event}).status_code == 409
     assert campaign.events.filter(kind="undone").count() == 1
     # Without naming the change: refused.
     response = client.post(url(group, "undo/"))
@@ -189,7 +189,10 @@ def test_a_stale_undo_never_undoes_an_older_change(
     # Meanwhile the table records another attempt; the second phone's board is stale.
     record_attempt(campaign, alice, "1-2", "failed", 3)
     response = second.post(url(group, "undo/"), body, format="json")
-    assert response.status_code == 200  # its change is already undone: nothing more
+    # Its change is undone already: no longer the last undoable change, so 409, fresh progress.
+    assert response.status_code == 409
+    assert response.json()["version"] == campaign.events.order_by("-id")[0].pk
+    assert not campaign.events.filter(kind="passed", undone__isnull=False).exists()
     other = record_attempt(campaign, alice, "1-2", "passed", 3)
     stale = {"event": campaign.events.filter(kind="failed", undone__isnull=True).get().pk}
     response = second.post(url(group, "undo/"), stale, format="json")

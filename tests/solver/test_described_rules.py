@@ -27,14 +27,11 @@ DEFINITION: dict[str, Any] = {
 PASSING = "S1 | S2 | S3 M1 | S5 M2 M3 | S8 M4 | S9 M10 S4"
 
 
-@pytest.fixture
-def api() -> Callable[[User], APIClient]:
-    def _api(user: User) -> APIClient:
-        client = APIClient()
-        client.force_authenticate(user)
-        return client
-
-    return _api
+def _no_broker_needed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The job is run by the test itself: the broker takes the message and nothing more, and
+    the send happens at once (the test's transaction never commits)."""
+    monkeypatch.setattr("solver.jobs.app.send_task", lambda *args, **kwargs: None)
+    monkeypatch.setattr("solver.services.transaction.on_commit", lambda func, **kw: func())
 
 
 @pytest.mark.parametrize("url", ["/api/layouts/check/", "/api/layouts/postmortem/"])
@@ -93,7 +90,7 @@ def test_a_finished_hint_names_the_rule_it_ignored_and_its_odds_are_an_upper_bou
     monkeypatch: pytest.MonkeyPatch,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    monkeypatch.setattr("solver.jobs.app.send_task", lambda *args, **kwargs: None)
+    _no_broker_needed(monkeypatch)
     client = api(alice)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
@@ -122,7 +119,7 @@ def test_a_hint_without_described_rules_is_not_an_upper_bound(
     monkeypatch: pytest.MonkeyPatch,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    monkeypatch.setattr("solver.jobs.app.send_task", lambda *args, **kwargs: None)
+    _no_broker_needed(monkeypatch)
     client = api(alice)
     with django_capture_on_commit_callbacks(execute=True):
         client.post("/api/hints/", {"clock": "1-1", "colours": "SSMM/MMSS/SMSM"}, format="json")
@@ -152,7 +149,7 @@ def test_the_hint_page_warns_and_labels_the_rates_an_upper_bound(
     warning: str,
     bound: str,
 ) -> None:
-    monkeypatch.setattr("solver.jobs.app.send_task", lambda *args, **kwargs: None)
+    _no_broker_needed(monkeypatch)
     with django_capture_on_commit_callbacks(execute=True):
         api(alice).post(
             "/api/hints/", {"clock": DEFINITION, "colours": "SSMM/MMSS/SMSM"}, format="json"
