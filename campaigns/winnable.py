@@ -112,6 +112,9 @@ class Shown:
     unchecked: tuple[str, ...]
     played_face: str  # SVG, escaped by rules.svg (templates print it with |safe)
     witness_face: str | None
+    # (segment, its cards as played, its cards laid out to pass): the faces' card labels
+    # are too small to read on a phone, so the page lists them as text too.
+    segments: tuple[tuple[int, str, str], ...] = ()
 
 
 def attach(group: Group, attempts: Iterable[Attempt | None]) -> None:
@@ -164,4 +167,16 @@ def attach(group: Group, attempts: Iterable[Attempt | None]) -> None:
             witness_face=None
             if witness_layout is None
             else clock_svg(clock, witness_layout, lang=lang),
+            segments=tuple(
+                (
+                    number,
+                    _cards(played.segments[number - 1]),
+                    "" if witness_layout is None else _cards(witness_layout.segments[number - 1]),
+                )
+                for number in range(1, 7)
+            ),
         )
+
+
+def _cards(cards: Iterable[Any]) -> str:
+    return " ".join(str(card) for card in cards) or "—"
