@@ -102,6 +102,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A service's refusal that a page did not catch: a message and a redirect, never a 500.
+    "config.refusals.RefusalMiddleware",
     # Innermost, so that it sees a view's database errors (locked, unreachable, disk full)
     # before anything else does.
     "ops.middleware.DatabaseUnavailableMiddleware",
