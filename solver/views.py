@@ -23,11 +23,14 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
 from campaigns.access import get_group_for_user
-from campaigns.models import Group, Membership
+from campaigns.definitions.services import clock_for_group
+from campaigns.models import Attempt, Group, Membership
 from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
 from config.ids import parse_id
 from ops.heartbeat import solver_starting
+from rules.clock import Clock
+from rules.errors import RulesError
 from rules.game import PLAYER_COUNTS
 from rules.svg import clock_svg
 from solver import services
@@ -314,6 +317,36 @@ def hint_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "solver/hint_list.html", {"page": page})
 
 
+def plan_for_this_deal(group: Group, clock_id: str) -> HintRequest | None:
+    """The group's latest finished hint for the deal on the table now, or None.
+
+    A failure reshuffles the cards, and every attempt (at any clock) is a new deal: a hint
+    counts only if it was asked after the campaign's last recorded attempt. And only for the
+    rules in use: a hint asked before the clock was transcribed (or transcribed again) was
+    solved for other rules."""
+    campaign = group.current_campaign()
+    last = (
+        Attempt.objects.filter(campaign=campaign)
+        .order_by("-created", "-id")
+        .only("created")
+        .first()
+    )
+    hints = HintRequest.objects.filter(
+        group=group, clock_id=clock_id, status=HintRequest.Status.DONE
+    ).order_by("-finished_at", "-id")
+    if last is not None:
+        hints = hints.filter(queued_at__gt=last.created)
+    hint = hints.first()
+    if hint is None:
+        return None
+    clock, _version = clock_for_group(group, clock_id)
+    try:
+        asked_for = Clock.from_json(hint.clock_definition).to_json()
+    except RulesError:
+        return None
+    return hint if asked_for == clock.to_json() else None
+
+
 @login_required
 @require_GET
 def table_plan(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) -> HttpResponse:
@@ -321,19 +354,14 @@ def table_plan(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) 
     three lines said aloud (what Read aloud reads) and the fine print behind "Why / details".
     A fragment for htmx; without JavaScript the same words on a page of its own."""
     group, membership = get_group_for_user(request.user, group_id)
-    hint = (
-        HintRequest.objects.filter(
-            group=group, clock_id=clock_id[:8], status=HintRequest.Status.DONE
-        )
-        .order_by("-finished_at", "-id")
-        .first()
-    )
+    hint = plan_for_this_deal(group, clock_id[:8])
     lang = current_lang()
     context = {
         "group": group,
         "membership": membership,
         "clock_id": clock_id,
         "hint": hint,
+        "colours": hint.colours if hint else "",
         "speech": hint.speech(lang) if hint else None,
         "rate": _pct(hint.result.get("pass_rate")) if hint and hint.result else "",
     }

@@ -12,11 +12,13 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from campaigns.definitions.services import transcribe
 from campaigns.groups.services import new_campaign
 from campaigns.models import Attempt, Campaign, Group
 from campaigns.play import services as play_services
 from campaigns.play.services import record_attempt, retrieve, skip
 from campaigns.play.state import campaign_state, campaign_version
+from rules.catalogue import get_clock
 from solver.models import HintRequest
 
 pytestmark = pytest.mark.django_db
@@ -272,7 +274,12 @@ def test_a_tap_in_table_mode_records_the_timers_minutes_and_returns_to_table_mod
 def test_the_table_plan_is_the_groups_latest_hint_for_the_clock(
     group: Group, alice: User, as_role: Callable[[str], Client]
 ) -> None:
-    common = {"clock_definition": {}, "colours": "SSMM/MMSS/SMSM", "players": 3, "face_up": 3}
+    common = {
+        "clock_definition": get_clock("1-1").to_json(),
+        "colours": "SSMM/MMSS/SMSM",
+        "players": 3,
+        "face_up": 3,
+    }
     for words, clock in [
         ("Old plan", "1-1"),
         ("Aim for about 5, 7, 9", "1-1"),
@@ -298,7 +305,57 @@ def test_the_table_plan_says_when_there_is_no_hint_yet(
     group: Group, as_role: Callable[[str], Client]
 ) -> None:
     page = as_role("member").get(f"/groups/{group.pk}/table/plan/1-1/").content.decode()
-    assert "No hint for this clock yet" in page
+    assert "No plan for this deal yet" in page and "Ask for a hint for this deal" in page
+
+
+def _hint(group: Group, user: User, words: str, definition: dict[str, Any] | None = None) -> None:
+    HintRequest.objects.create(
+        user=user,
+        group=group,
+        clock_id="1-1",
+        clock_definition=definition or get_clock("1-1").to_json(),
+        colours="SSMM/MMSS/SMSM",
+        players=3,
+        face_up=3,
+        status=HintRequest.Status.DONE,
+        result={"words": words, "words_all": {"en": words}, "pass_rate": 0.7},
+        input_hash=words,
+    )
+
+
+def _plan(group: Group, as_role: Callable[[str], Client]) -> str:
+    url = f"/groups/{group.pk}/table/plan/1-1/"
+    return as_role("member").get(url, headers={"hx-request": "true"}).content.decode()
+
+
+def test_the_table_plan_says_which_cards_it_is_for_and_when(
+    group: Group, alice: User, as_role: Callable[[str], Client]
+) -> None:
+    _hint(group, alice, "Aim for about 5, 7, 9")
+    page = _plan(group, as_role)
+    assert "Aim for about 5, 7, 9" in page and "For the cards SSMM/MMSS/SMSM, asked at" in page
+
+
+def test_a_plan_asked_before_the_last_attempt_is_not_for_this_deal(
+    group: Group, alice: User, as_role: Callable[[str], Client]
+) -> None:
+    """A failure reshuffles the cards: the plan of the last deal is not read to the table."""
+    _hint(group, alice, "Aim for about 5, 7, 9")
+    record_attempt(group.current_campaign(), alice, "1-1", "failed", 3)
+    page = _plan(group, as_role)
+    assert "Aim for about 5, 7, 9" not in page and "Ask for a hint for this deal" in page
+    _hint(group, alice, "A new plan")  # asked after the failure: for the cards on the table
+    assert "A new plan" in _plan(group, as_role)
+
+
+def test_a_plan_for_other_rules_is_not_shown(
+    group: Group, alice: User, as_role: Callable[[str], Client]
+) -> None:
+    """Transcribed since the hint was asked: the plan was solved for other rules."""
+    _hint(group, alice, "Aim for about 5, 7, 9")
+    clock = get_clock("1-1").to_json()
+    transcribe(group, "1-1", {**clock, "start": 4}, alice)
+    assert "Aim for about 5, 7, 9" not in _plan(group, as_role)
 
 
 def test_the_table_plan_is_404_for_outsiders(
