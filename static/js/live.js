@@ -25,11 +25,19 @@
       && active.type !== "checkbox" && active.type !== "hidden" && active.type !== "submit");
   }
 
+  // After a refresh, the polite live region outside the board says what changed (the new
+  // board's data-live-said), so a screen reader hears another phone's tap.
+  function announce() {
+    var said = document.getElementById("live-said");
+    var fresh = board();
+    if (said && fresh && fresh.dataset.liveSaid) said.textContent = fresh.dataset.liveSaid;
+  }
+
   function refresh(el) {
     var notice = document.getElementById("live-notice");
     if (notice) notice.hidden = true;
     if (window.htmx) {
-      window.htmx.ajax("GET", el.dataset.liveBoard, { target: el, swap: "outerHTML" });
+      window.htmx.ajax("GET", el.dataset.liveBoard, { target: el, swap: "outerHTML" }).then(announce);
     } else {
       window.location.reload();
     }
