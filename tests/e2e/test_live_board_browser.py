@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from campaigns.groups.services import create_group
 from campaigns.models import Group, Membership
 from campaigns.play.services import record_attempt
+from rules.catalogue import get_clock
 from solver.models import HintRequest
 from tests.e2e.conftest import DESKTOP
 
@@ -104,7 +105,7 @@ def test_table_mode_times_the_attempt_keeps_the_screen_awake_and_reads_the_plan(
         user=alice,
         group=group,
         clock_id="1-1",
-        clock_definition={},
+        clock_definition=get_clock("1-1").to_json(),  # the rules in use: this deal's plan
         colours="SSMM/MMSS/SMSM",
         players=3,
         face_up=3,
