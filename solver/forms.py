@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import ngettext
 
 from campaigns.definitions.played import DefinitionChoice, played_definition
 from campaigns.models import ClockTranscription, Group
@@ -20,9 +20,11 @@ from rules.seats import SEAT_SIZES, most_face_up, parse_colours
 from solver.errors import HintError
 from solver.hint_inputs import HintInput, parse_input
 
-PLAYER_CHOICES = [
-    (n, ngettext_lazy("%(n)d player", "%(n)d players", "n") % {"n": n}) for n in PLAYER_COUNTS
-]
+
+def player_choices() -> list[tuple[int, str]]:
+    """ "2 players", "3 players"…, worded when a form is drawn, in the reader's language (a
+    list built at import time would stay in the language the server started in)."""
+    return [(n, ngettext("%(n)d player", "%(n)d players", n) % {"n": n}) for n in PLAYER_COUNTS]
 
 
 def seat_slots(players: int) -> list[dict[str, Any]]:
@@ -82,7 +84,7 @@ def clock_choices(group: Group | None = None) -> list[tuple[str, str]]:
 class HintForm(forms.Form):
     clock = forms.ChoiceField(label=_("Clock"), choices=())
     players = forms.TypedChoiceField(
-        label=_("Players"), choices=PLAYER_CHOICES, coerce=int, widget=forms.RadioSelect
+        label=_("Players"), choices=player_choices, coerce=int, widget=forms.RadioSelect
     )
     moon = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
     # One text box per seat, all named "names", in seat order (the template draws them):
