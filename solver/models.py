@@ -13,8 +13,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.models import CommunityDefinition
 from rules.clock import Clock
 from rules.errors import RulesError
 from rules.game import BONUS_TOKENS, PLAYER_COUNTS
@@ -261,15 +263,27 @@ class HintRequest(models.Model):
 
     def definition_words(self) -> str:
         """Which definition of the clock the hint played by, in the reader's language."""
-        fingerprint = {"fingerprint": self.definition_fingerprint}
         if self.base_rules or self.definition_source == "base_rules":
             return str(_("the base rules only: this clock's special rules are not known yet"))
         if self.definition_source == "own":
-            return str(_("your table's transcription (%(fingerprint)s)") % fingerprint)
+            return str(_("your table's transcription"))
         if self.definition_source == "promoted":
-            return str(_("the rules chosen for every table (%(fingerprint)s)") % fingerprint)
+            return str(_("the rules chosen for every table"))
         if self.definition_source == "community":
-            return str(_("rules other tables transcribed (%(fingerprint)s)") % fingerprint)
+            # Named by when another table first typed them, never by their hash.
+            first = (
+                CommunityDefinition.objects.filter(
+                    clock_id=self.clock_id, fingerprint=self.definition_fingerprint
+                )
+                .values_list("created", flat=True)
+                .first()
+            )
+            if first is None:
+                return str(_("rules other tables transcribed"))
+            return str(
+                _("rules other tables transcribed, first typed on %(date)s")
+                % {"date": date_format(timezone.localtime(first), "DATE_FORMAT")}
+            )
         if self.definition_source == "shipped":
             return str(_("the rules that come with Timekeeper"))
         if self.definition_source == "given":

@@ -24,6 +24,14 @@ def ago(moment: datetime | None) -> str:
 
 
 @register.filter
+def letter(number: int) -> str:
+    """1 → "A", 2 → "B"…: other tables' definitions of a clock are told apart by a letter
+    (their own versions are numbered), never by a hash."""
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return letters[number - 1] if 0 < number <= len(letters) else str(number)
+
+
+@register.filter
 def clocks(clock_ids: str) -> list[str]:
     """The clocks of an event: one, or several put back from the Sleeve ("1-1,2-3")."""
     return [c for c in clock_ids.split(",") if c]

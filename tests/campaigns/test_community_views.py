@@ -73,6 +73,9 @@ def test_the_clock_page_draws_competing_definitions_with_the_differences(
     mine = section.split(f'data-fingerprint="{print_of(RULES)}"')[1].split("<article")[0]
     assert "differs" not in mine and "same as yours" in mine
     assert section.count(">Use this</button>") == 1  # not for the definition we hold
+    # told apart by a letter a table can say, not by a hash
+    assert ">Version A</span>" in mine and ">Version B</span>" in rival
+    assert f">{print_of(RIVAL)}<" not in section
 
 
 def test_the_editor_shows_other_tables_definitions_too(
