@@ -243,6 +243,26 @@ def import_history(
     )
 
 
+def copy_name(user: User, name: str) -> str:
+    """The name of an imported group: the history's own, or "Name (2)", "Name (3)"… when the
+    person already has a group of that name (importing the same file twice makes a copy the
+    table can tell apart, and delete, rather than two groups nobody can tell apart)."""
+    name = name.strip()
+    taken = {
+        n.casefold()
+        for n in Group.objects.filter(memberships__user=user).values_list("name", flat=True)
+    }
+    if name.casefold() not in taken:
+        return name
+    number = 2
+    while True:
+        suffix = f" ({number})"
+        candidate = name[: NAME_LENGTH - len(suffix)] + suffix
+        if candidate.casefold() not in taken:
+            return candidate
+        number += 1
+
+
 def write_history(
     user: User,
     history: dict[str, Any],
@@ -265,7 +285,10 @@ def write_history(
     try:
         with transaction.atomic():
             group = create_group(
-                user, history["name"], history.get("players", []), first_campaign=False
+                user,
+                copy_name(user, history["name"]),
+                history.get("players", []),
+                first_campaign=False,
             )
             # Hidden until the last batch is in: the owner joins at the very end.
             group.memberships.all().delete()

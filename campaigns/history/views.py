@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
 from campaigns.access import get_group_for_user
 from campaigns.errors import CampaignError
-from campaigns.forms import GroupForm, ImportForm
+from campaigns.forms import ImportForm
 from campaigns.history import exports, imports
 from campaigns.models import HistoryImport, Session
 from config.http import AuthenticatedHttpRequest
@@ -29,26 +29,28 @@ from rules import jsontext
 @login_required
 @require_POST
 def group_import(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """An uploaded history: a new group, or its import under way. Every answer is a redirect
+    (a reload never posts the file again, a language switch finds a page): a refusal goes
+    back to My groups with the reason as a message."""
     form = ImportForm(request.POST, request.FILES)
+    reason = ""
     if form.is_valid():
         try:
             data = jsontext.loads(form.cleaned_data["history"].read().decode("utf-8"))
             started = imports.start_import(request.user, data)
         except (ValueError, UnicodeDecodeError):
-            form.add_error("history", _("The file is not JSON."))
+            reason = _("The file is not JSON.")
         except CampaignError as error:
-            form.add_error("history", error.message)
+            reason = error.message
         else:
             if isinstance(started, HistoryImport):  # a long history: the worker imports it
                 return redirect("campaigns:import_progress", started.pk)
             messages.success(request, _("History imported."))
             return redirect("campaigns:group", started.pk)
-    return render(
-        request,
-        "campaigns/dashboard.html",
-        {"rows": [], "form": GroupForm(), "import_form": form},
-        status=400,
-    )
+    else:
+        reason = " ".join(str(e) for errors in form.errors.values() for e in errors)
+    messages.error(request, _("The history was not imported: %(reason)s") % {"reason": reason})
+    return redirect(reverse("dashboard") + "#import")
 
 
 @login_required
