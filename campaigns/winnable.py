@@ -88,6 +88,16 @@ def judge_recorded() -> tuple[int, int]:
     return judged, left
 
 
+def winnable_but_unknown_rules() -> Q:
+    """Failed attempts that look winnable by the rules known of an untranscribed clock: shown
+    on the pages ("Yes", with a note) but not counted, since its special rules may forbid it."""
+    return Q(
+        outcome=Attempt.Outcome.FAILED,
+        postmortem__winnable=True,
+        postmortem__special_rules_known=False,
+    )
+
+
 def winnable_failures() -> Q:
     """The failed attempts whose cards could have passed, by every rule of the clock known:
     what the statistics count as "failed, but the cards were winnable"."""

@@ -52,6 +52,10 @@ class StatisticsTotalsOut(serializers.Serializer):
         help_text="Failed attempts recorded with a layout whose 12 cards could have passed "
         "(as if everyone had seen every card: POST /api/layouts/postmortem/)."
     )
+    failed_winnable_unknown = serializers.IntegerField(
+        help_text="Failed attempts that look winnable by the rules known of a clock whose "
+        "special rules are not transcribed: not in failed_winnable (they may forbid it)."
+    )
     minutes = serializers.IntegerField(
         allow_null=True, help_text="Sum of the durations typed; null when none was typed."
     )

@@ -82,7 +82,7 @@ from campaigns.statistics.figures import (
     UnknownCampaign,
     lower_median,
 )
-from campaigns.winnable import winnable_failures
+from campaigns.winnable import winnable_but_unknown_rules, winnable_failures
 from rules.clock import REBIRTH
 from rules.game import CHAPTERS, chapter_of
 
@@ -136,6 +136,10 @@ def group_statistics(
         "clocks_passed": sum(1 for v in per_campaign_clock.values() if v["to_pass"] is not None),
         "first_try_passes": sum(1 for v in per_campaign_clock.values() if v["to_pass"] == 1),
         "failed_winnable": sum(v["failed_winnable"] for v in per_campaign_clock.values()),
+        # Shown as winnable on the pages but not counted: the clock is not transcribed.
+        "failed_winnable_unknown": sum(
+            v["failed_winnable_unknown"] for v in per_campaign_clock.values()
+        ),
         "minutes": minutes,
     }
     return Statistics(
@@ -208,6 +212,7 @@ def _attempt_groups(
         },
         # Failed, but the cards were winnable (the answer stored with the attempt).
         "failed_winnable": Count("id", filter=winnable_failures()),
+        "failed_winnable_unknown": Count("id", filter=winnable_but_unknown_rules()),
     }
     rows = (
         attempts.values("campaign_id", "clock_id")
@@ -233,6 +238,7 @@ def _attempt_groups(
             "typed": row["typed"],
             "to_pass": row["n"] if row["passes"] else None,
             "failed_winnable": row["failed_winnable"],
+            "failed_winnable_unknown": row["failed_winnable_unknown"],
         }
         if row["typed"]:
             total += row["spent"]

@@ -210,9 +210,14 @@ def test_an_untranscribed_clock_is_shown_but_not_counted(
     attempt = record_attempt(campaign, alice, "1-2", "failed", 3, layout=LOST)
     assert attempt.postmortem is not None
     assert attempt.postmortem["special_rules_known"] is False
-    assert group_statistics(group).totals["failed_winnable"] == 0
+    totals = group_statistics(group).totals
+    assert (totals["failed_winnable"], totals["failed_winnable_unknown"]) == (0, 1)
     body = as_role("owner").get(f"/groups/{group.pk}/clocks/1-2/").content.decode()
     assert "special rules are not transcribed yet" in body
+    assert "the statistics do not count it" in body
+    # and the statistics page says which failures it leaves out, and why
+    stats = as_role("owner").get(f"/groups/{group.pk}/statistics/").content.decode()
+    assert "Not counted: 1 failure that looked winnable" in stats
 
 
 def test_failures_recorded_without_an_answer_are_judged_by_the_command(
