@@ -46,6 +46,7 @@ FIELDS = {
         "clocks_passed",
         "first_try_passes",
         "failed_winnable",
+        "failed_winnable_unknown",
         "minutes",
     },
     "clocks": {
