@@ -23,7 +23,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseStopPolling
 
 from campaigns.access import get_group_for_user
-from campaigns.definitions.services import clock_for_group
+from campaigns.definitions.played import played_definition
 from campaigns.models import Attempt, Group, Membership
 from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
@@ -339,7 +339,7 @@ def plan_for_this_deal(group: Group, clock_id: str) -> HintRequest | None:
     hint = hints.first()
     if hint is None:
         return None
-    clock, _version = clock_for_group(group, clock_id)
+    clock = played_definition(group, clock_id).clock
     try:
         asked_for = Clock.from_json(hint.clock_definition).to_json()
     except RulesError:
