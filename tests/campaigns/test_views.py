@@ -333,7 +333,9 @@ def test_a_broken_history_upload_is_a_form_error(group: Group, as_role: AsRole) 
     assert group.name in html and "not in a group yet" not in html
 
 
-def test_importing_the_same_history_again_names_the_copy(group: Group, as_role: AsRole) -> None:
+def test_importing_the_same_history_again_names_the_copy(
+    page: PageUrl, group: Group, as_role: AsRole
+) -> None:
     client = as_role("owner")
     exported = client.get(page(group, "export.json")).content
     for _ in range(2):

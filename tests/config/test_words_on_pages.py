@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from campaigns.groups.services import create_group, start_session
+from campaigns.groups.services import create_group, fill_in_session
 from campaigns.models import HistoryImport, Membership
 from campaigns.play.services import record_attempt, skip
 from rules.catalogue import get_clock
@@ -22,7 +22,7 @@ from solver import services as hint_services
 from solver.core.plans import baseline_plan
 from solver.core.search import HintResult
 from solver.core.words import all_words
-from solver.inputs import parse_input
+from solver.hint_inputs import parse_input
 from solver.models import HintRequest
 from solver.results import result_json
 
@@ -114,7 +114,7 @@ def pages(alice: User, bob: User, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     group = create_group(alice, "Dinsdagavondtafel", ["Annemarie", "Bartholomeus", "Cleo"])
     Membership.objects.create(group=group, user=bob, role=Membership.Role.VIEWER)
     campaign = group.current_campaign()
-    session = start_session(campaign, list(group.players.all()))
+    session = fill_in_session(campaign, list(group.players.all()))
     record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
     skip(campaign, alice, "1-1")
     campaign.refresh_from_db()

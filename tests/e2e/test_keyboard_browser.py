@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from campaigns.groups.services import create_group, start_session
+from campaigns.groups.services import create_group, fill_in_session
 from campaigns.models import Group
 from campaigns.play.services import record_attempt
 from tests.e2e.conftest import PHONE
@@ -36,7 +36,7 @@ def table(live_server: Any) -> tuple[User, Group]:
     alice = User.objects.create_user("alice", password="password")
     group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
     campaign = group.current_campaign()
-    session = start_session(campaign, list(group.players.all()))
+    session = fill_in_session(campaign, list(group.players.all()))
     record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
     return alice, group
 

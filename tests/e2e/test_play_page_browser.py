@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from campaigns.groups.services import create_group, start_session
+from campaigns.groups.services import create_group, fill_in_session
 from campaigns.models import Group
 from campaigns.play.services import record_attempt
 from tests.e2e.conftest import PHONE
@@ -27,7 +27,7 @@ def table(live_server: Any) -> tuple[User, Group]:
     alice = User.objects.create_user("alice", password="password")
     group = create_group(alice, "Dinsdagavondtafel", ["Annemarie", "Bartholomeus", "Cleo"])
     campaign = group.current_campaign()
-    session = start_session(campaign, list(group.players.all()))
+    session = fill_in_session(campaign, list(group.players.all()))
     record_attempt(campaign, alice, "1-1", "failed", 3, session=session, layout=LOST)
     return alice, group
 
