@@ -23,6 +23,13 @@ DESKTOP = {"width": 1280, "height": 900}
 SCREENS = Path(
     os.environ.get("TIMEKEEPER_SCREENS", Path(__file__).resolve().parents[2] / "var" / "screens")
 )
+# The screenshots docs/screenshots keeps are refreshed only when asked
+# (TIMEKEEPER_DOC_SCREENS=1 make test): a test run never changes a tracked file.
+DOC_SCREENS = (
+    Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    if os.environ.get("TIMEKEEPER_DOC_SCREENS")
+    else SCREENS
+)
 
 
 # One browser per test module, closed before the next module runs.

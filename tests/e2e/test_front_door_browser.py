@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import DOC_SCREENS
+
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def _watch(page: Any) -> list[str]:
@@ -43,9 +44,9 @@ def test_the_front_door_on_a_phone(page: Any, live_server: Any, lang: str) -> No
     assert _fits(page)
     assert errors == []
     if lang == "en":
-        DOCS.mkdir(parents=True, exist_ok=True)
+        DOC_SCREENS.mkdir(parents=True, exist_ok=True)
         page.evaluate("window.scrollTo(0, 0)")
-        page.screenshot(path=str(DOCS / "front-door-phone-390x844.png"), full_page=True)
+        page.screenshot(path=str(DOC_SCREENS / "front-door-phone-390x844.png"), full_page=True)
 
 
 @pytest.mark.parametrize("lang", ["en", "nl", "ja"])
@@ -76,5 +77,5 @@ def test_the_trust_page_on_a_phone(
     assert _fits(page)
     assert errors == []
     if lang == "en":
-        DOCS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(DOCS / "trust-phone-390x844.png"), full_page=True)
+        DOC_SCREENS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(DOC_SCREENS / "trust-phone-390x844.png"), full_page=True)

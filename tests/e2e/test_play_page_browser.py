@@ -5,7 +5,6 @@ var/screens."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,10 +13,9 @@ from django.contrib.auth.models import User
 from campaigns.groups.services import create_group, fill_in_session
 from campaigns.models import Group
 from campaigns.play.services import record_attempt
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import DOC_SCREENS, PHONE
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 # Fails 1-1 (two cards at segment 1, then values drop), but its cards can pass.
 LOST = "S3 M5 | S2 | M3 | M9 S1 | S6 S8 M2 | M12 S9 M1"
 
@@ -69,8 +67,8 @@ def test_the_clock_its_buttons_and_undo_are_on_the_first_screen(
     assert _box(page, "section.recent")["y"] > undo["y"]  # the history after
     screenshot(page, f"play-phone-390x844-{lang}")
     if lang == "en":
-        DOCS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(DOCS / "play-390x844.png"))  # the first screen
+        DOC_SCREENS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(DOC_SCREENS / "play-390x844.png"))  # the first screen
 
 
 def test_was_it_winnable_has_room_and_readable_cards(
@@ -94,5 +92,5 @@ def test_was_it_winnable_has_room_and_readable_cards(
     assert sizes and min(sizes) >= 12, sizes
     winnable.scroll_into_view_if_needed()
     screenshot(page, "winnable-phone-390x844")
-    DOCS.mkdir(parents=True, exist_ok=True)
-    winnable.screenshot(path=str(DOCS / "winnable-390.png"))
+    DOC_SCREENS.mkdir(parents=True, exist_ok=True)
+    winnable.screenshot(path=str(DOC_SCREENS / "winnable-390.png"))
