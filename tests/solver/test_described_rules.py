@@ -27,11 +27,29 @@ DEFINITION: dict[str, Any] = {
 PASSING = "S1 | S2 | S3 M1 | S5 M2 M3 | S8 M4 | S9 M10 S4"
 
 
-def _no_broker_needed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The job is run by the test itself: the broker takes the message and nothing more, and
-    the send happens at once (the test's transaction never commits)."""
+@pytest.fixture
+def solved(
+    api: Callable[[User], APIClient], alice: User, monkeypatch: pytest.MonkeyPatch
+) -> Callable[[Any], tuple[APIClient, HintRequest]]:
+    """solved(clock): Alice asks for a hint on ``clock`` through the API, and the job runs
+    here, at once and quickly (the broker only takes the message; the send happens as the
+    view answers, as after a commit)."""
     monkeypatch.setattr("solver.jobs.app.send_task", lambda *args, **kwargs: None)
     monkeypatch.setattr("solver.services.transaction.on_commit", lambda func, **kw: func())
+
+    def _solved(clock: Any) -> tuple[APIClient, HintRequest]:
+        client = api(alice)
+        body = {"clock": clock, "colours": "SSMM/MMSS/SMSM", "face_up": 3}
+        response = client.post("/api/hints/", body, format="json")
+        assert response.status_code == 202, response.content
+        hint = HintRequest.objects.get(pk=response.json()["id"])
+        HintRequest.objects.filter(pk=hint.pk).update(effort=0.05, odds_samples=200)
+        jobs.run(hint.pk, "task-1")
+        hint.refresh_from_db()
+        assert hint.status == HintRequest.Status.DONE, hint.error
+        return client, hint
+
+    return _solved
 
 
 @pytest.mark.parametrize("url", ["/api/layouts/check/", "/api/layouts/postmortem/"])
@@ -85,25 +103,9 @@ def test_bad_words_or_segments_are_400_with_a_reason(
 
 
 def test_a_finished_hint_names_the_rule_it_ignored_and_its_odds_are_an_upper_bound(
-    api: Callable[[User], APIClient],
-    alice: User,
-    monkeypatch: pytest.MonkeyPatch,
-    django_capture_on_commit_callbacks: Any,
+    solved: Callable[[Any], tuple[APIClient, HintRequest]],
 ) -> None:
-    _no_broker_needed(monkeypatch)
-    client = api(alice)
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(
-            "/api/hints/",
-            {"clock": DEFINITION, "colours": "SSMM/MMSS/SMSM", "face_up": 3},
-            format="json",
-        )
-    assert response.status_code == 202, response.content
-    hint = HintRequest.objects.get()
-    HintRequest.objects.filter(pk=hint.pk).update(effort=0.05, odds_samples=200)
-    jobs.run(hint.pk, "task-1")
-    hint.refresh_from_db()
-    assert hint.status == HintRequest.Status.DONE, hint.error
+    client, hint = solved(DEFINITION)
     body = client.get(f"/api/hints/{hint.pk}/", HTTP_ACCEPT_LANGUAGE="en").json()
     result = body["result"]
     assert result["odds_upper_bound"] is True
@@ -114,18 +116,9 @@ def test_a_finished_hint_names_the_rule_it_ignored_and_its_odds_are_an_upper_bou
 
 
 def test_a_hint_without_described_rules_is_not_an_upper_bound(
-    api: Callable[[User], APIClient],
-    alice: User,
-    monkeypatch: pytest.MonkeyPatch,
-    django_capture_on_commit_callbacks: Any,
+    solved: Callable[[Any], tuple[APIClient, HintRequest]],
 ) -> None:
-    _no_broker_needed(monkeypatch)
-    client = api(alice)
-    with django_capture_on_commit_callbacks(execute=True):
-        client.post("/api/hints/", {"clock": "1-1", "colours": "SSMM/MMSS/SMSM"}, format="json")
-    hint = HintRequest.objects.get()
-    HintRequest.objects.filter(pk=hint.pk).update(effort=0.05, odds_samples=200)
-    jobs.run(hint.pk, "task-1")
+    client, hint = solved("1-1")
     result = client.get(f"/api/hints/{hint.pk}/").json()["result"]
     assert result["odds_upper_bound"] is False
     assert result["ignored_rules"] == []
@@ -140,23 +133,14 @@ def test_a_hint_without_described_rules_is_not_an_upper_bound(
     ],
 )
 def test_the_hint_page_warns_and_labels_the_rates_an_upper_bound(
-    api: Callable[[User], APIClient],
+    solved: Callable[[Any], tuple[APIClient, HintRequest]],
     login: Callable[[User], Any],
     alice: User,
-    monkeypatch: pytest.MonkeyPatch,
-    django_capture_on_commit_callbacks: Any,
     lang: str,
     warning: str,
     bound: str,
 ) -> None:
-    _no_broker_needed(monkeypatch)
-    with django_capture_on_commit_callbacks(execute=True):
-        api(alice).post(
-            "/api/hints/", {"clock": DEFINITION, "colours": "SSMM/MMSS/SMSM"}, format="json"
-        )
-    hint = HintRequest.objects.get()
-    HintRequest.objects.filter(pk=hint.pk).update(effort=0.05, odds_samples=200)
-    jobs.run(hint.pk, "task-1")
+    _client, hint = solved(DEFINITION)
     page = login(alice).get(f"/hints/{hint.pk}/", HTTP_ACCEPT_LANGUAGE=lang)
     assert page.status_code == 200
     text = page.content.decode()
