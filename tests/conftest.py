@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import kombu.pools
 import pytest
 from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
@@ -203,3 +204,15 @@ def redis_server() -> Iterator[RedisServer]:
     server = RedisServer()
     yield server
     server.stop()
+
+
+def use_broker(url: str, options: dict[str, Any]) -> None:
+    """Point the Celery app (senders and workers) at another broker, with fresh connection
+    and producer pools (kombu keeps producer pools per broker in a global registry): for
+    the tests that stop a broker of their own."""
+    app: Any = celery_app
+    app.conf.broker_url = url
+    app.conf.broker_transport_options = options
+    kombu.pools.reset()
+    app._pool = None
+    app.amqp._producer_pool = None

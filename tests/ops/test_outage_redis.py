@@ -15,7 +15,6 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import kombu.pools
 import pytest
 from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
@@ -26,20 +25,11 @@ from rest_framework.authtoken.models import Token
 from campaigns.groups.services import create_group
 from config.celery import app as celery_app
 from solver.models import HintRequest
+from tests.conftest import use_broker
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 HINT = {"clock": "1-1", "colours": "SSMM/MMSS/SMSM", "face_up": 3}
-
-
-def _use_broker(url: str, options: dict[str, Any]) -> None:
-    """The Celery app (senders and the worker) on another broker, with fresh pools."""
-    app: Any = celery_app
-    app.conf.broker_url = url
-    app.conf.broker_transport_options = options
-    kombu.pools.reset()
-    app._pool = None
-    app.amqp._producer_pool = None
 
 
 @pytest.fixture
@@ -58,11 +48,11 @@ def redis(redis_server: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) -> 
     old_url = celery_app.conf.broker_url
     old_options = dict(celery_app.conf.broker_transport_options or {})
     monkeypatch.setenv("CELERY_BROKER_URL", redis_server.url)
-    _use_broker(redis_server.url, {"visibility_timeout": 3600})
+    use_broker(redis_server.url, {"visibility_timeout": 3600})
     yield redis_server
     redis_server.stop()
     monkeypatch.undo()
-    _use_broker(old_url, old_options)
+    use_broker(old_url, old_options)
 
 
 def _done(hint_id: int, timeout: float = 120) -> HintRequest:

@@ -18,7 +18,6 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-import kombu.pools
 import pytest
 from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
@@ -31,6 +30,7 @@ from solver.core.search import Stage
 from solver.hint_inputs import parse_input
 from solver.models import HintRequest, PlanBookEntry
 from solver.tasks import run_hint
+from tests.conftest import use_broker
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 Status = HintRequest.Status
@@ -453,17 +453,6 @@ def test_with_a_threading_layer_unsafe_to_fork_each_pool_process_loads_them(
 # --- (3) the broker is down when the hint is asked for ---------------------------------------
 
 
-def _use_broker(url: str, options: dict[str, Any]) -> None:
-    """Point the Celery app (senders and workers) at another broker, with fresh connection
-    and producer pools (kombu keeps producer pools per broker in a global registry)."""
-    app: Any = celery_app
-    app.conf.broker_url = url
-    app.conf.broker_transport_options = options
-    kombu.pools.reset()
-    app._pool = None
-    app.amqp._producer_pool = None
-
-
 @pytest.fixture
 def own_redis(monkeypatch: pytest.MonkeyPatch, redis_server: Any) -> Iterator[Any]:
     """The shared redis_server fixture (tests/conftest.py), not started, as the app's broker."""
@@ -472,11 +461,11 @@ def own_redis(monkeypatch: pytest.MonkeyPatch, redis_server: Any) -> Iterator[An
     old_options = dict(celery_app.conf.broker_transport_options or {})
     # Celery reads CELERY_BROKER_URL from the environment before its configuration.
     monkeypatch.setenv("CELERY_BROKER_URL", redis.url)
-    _use_broker(redis.url, {"visibility_timeout": 3600})
+    use_broker(redis.url, {"visibility_timeout": 3600})
     yield redis
     redis.stop()
     monkeypatch.undo()
-    _use_broker(old_url, old_options)
+    use_broker(old_url, old_options)
 
 
 def test_broker_down_saves_the_hint_and_runs_it_once_the_broker_is_back(
