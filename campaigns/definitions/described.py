@@ -82,15 +82,13 @@ def offers(draft: Clock | None, lang: str) -> list[Offer]:
         )
     )
     found = []
-    by_index: dict[int, Rule] = {}
-    for index, text in described.items():
+    for index, text in described.items():  # in the draft's order
         if text not in marked:
             continue
         try:
-            by_index[index] = rule_from_json(marked[text])
+            replacement = rule_from_json(marked[text])
         except RulesError:  # a staff entry that no longer makes a rule: offer nothing
             continue
-    for index, replacement in sorted(by_index.items()):
         words = draft.rules[index].describe(lang)
         found.append(Offer(index, words, replacement, replacement.describe(lang)))
     return found
