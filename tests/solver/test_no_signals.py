@@ -10,7 +10,7 @@ import pytest
 
 from rules.clock import Clock
 from rules.seats import parse_colours
-from solver.core import search, words
+from solver.core import genes, words
 from solver.core.words import plan_speech
 
 # What a plan may talk about: each phrase of the words module is one of these subjects. A new
@@ -72,7 +72,7 @@ def test_the_plans_the_search_can_say_hold_no_signal(players: int) -> None:
     )
     rng = np.random.default_rng(players)
     for _ in range(40):
-        plan = search._random_genes(rng, clock, players).plan(clock, seats)
+        plan = genes.random_genes(rng, clock, players).plan(clock, seats)
         speech = plan_speech(plan, clock, seats, players, "en")
         text = " ".join((*speech.lines, *speech.details))
         assert not SIGNALS.search(text), text

@@ -12,9 +12,10 @@ import pytest
 from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.seats import Seats, parse_colours
-from solver.core import search
+from solver.core import choice, genes, search_run
+from solver.core.hint_result import STAGES, Alternative, HintResult, Stage, plan_size
 from solver.core.plans import Plan, baseline_plan
-from solver.core.search import STAGES, HintResult, Stage, recommend
+from solver.core.search import recommend
 from solver.core.simulate import draw_values, pass_count, simulate
 from solver.core.words import plan_speech
 
@@ -94,8 +95,8 @@ def test_the_reported_rates_are_measured_on_deals_the_search_never_raced_on(
             plays.append((plan, values.tobytes(), passed, len(values)))
         return passed
 
-    monkeypatch.setattr(search, "draw_values", draw)
-    monkeypatch.setattr(search, "pass_count", count)
+    monkeypatch.setattr(search_run, "draw_values", draw)
+    monkeypatch.setattr(search_run, "pass_count", count)
     hint = recommend(CLOCK, THREE, 3, seed=1, effort=QUICK, compute_odds=False)
 
     fresh = [
@@ -259,9 +260,9 @@ def test_each_role_goes_to_the_plan_that_earns_it() -> None:
         (plans[2], 0.60, 0.56, 5, words),  # fewest sentences, within 0.05 of 0.60
         (plans[3], 0.50, 0.40, 3, words),  # fewer still, but 0.20 behind
     ]
-    assert search._roles(measured) == {"recommended": 0, "simplest": 2, "bold": 1}
+    assert choice.roles(measured) == {"recommended": 0, "simplest": 2, "bold": 1}
     # Nothing simpler within reach: the recommended plan is also the simplest.
-    assert search._roles(measured[:2])["simplest"] == 0
+    assert choice.roles(measured[:2])["simplest"] == 0
 
 
 def test_a_slip_rate_of_zero_selects_on_the_clean_rate() -> None:
@@ -304,31 +305,29 @@ def test_the_bar_moves_steadily_through_the_final_checks_and_the_odds() -> None:
 
 
 def test_plans_that_say_the_same_lines_are_offered_once_with_all_their_kinds() -> None:
-    run = search._Run(CLOCK, THREE, 3, QUICK, None, False, None, 0.05)
+    run = search_run.Run(CLOCK, THREE, 3, QUICK, None, False, None, 0.05)
     plan = Plan(targets=(5, 7, 9, 17, 20, 23), open_bonus=2.0)
     hidden = plan.with_(open_bonus=0.5)  # only the fine print differs
     other = Plan(targets=(4, 8, 12, 16, 20, 24), open_bonus=0.5)
 
-    def offer(kinds: tuple[str, ...], p: Plan, slips: float) -> search.Alternative:
-        sentences, words = search.plan_size(p, CLOCK, THREE, 3)
-        return search.Alternative(
-            kinds, p, 0.6, (0.5, 0.7), slips, (0.5, 0.6), {}, sentences, words
-        )
+    def offer(kinds: tuple[str, ...], p: Plan, slips: float) -> Alternative:
+        sentences, words = plan_size(p, CLOCK, THREE, 3)
+        return Alternative(kinds, p, 0.6, (0.5, 0.7), slips, (0.5, 0.6), {}, sentences, words)
 
     assert plan_speech(plan, CLOCK, THREE, 3).lines == plan_speech(hidden, CLOCK, THREE, 3).lines
-    merged = search._distinct(
+    merged = choice.distinct(
         run, [offer(("recommended",), plan, 0.55), offer(("bold",), hidden, 0.5)]
     )
     assert [a.kinds for a in merged] == [("recommended", "bold")]
     # "Simplest" says other lines, and fewer sentences: offered.
-    offered = search._distinct(
+    offered = choice.distinct(
         run, [offer(("recommended",), plan, 0.55), offer(("simplest",), other, 0.52)]
     )
     assert [a.kinds for a in offered] == [("recommended",), ("simplest",)]
     # More than SIMPLEST_WITHIN behind with slips, or no simpler: not offered.
     assert (
         len(
-            search._distinct(
+            choice.distinct(
                 run, [offer(("recommended",), plan, 0.55), offer(("simplest",), other, 0.49)]
             )
         )
@@ -336,26 +335,26 @@ def test_plans_that_say_the_same_lines_are_offered_once_with_all_their_kinds() -
     )
     assert (
         len(
-            search._distinct(
+            choice.distinct(
                 run, [offer(("recommended",), other, 0.55), offer(("simplest",), plan, 0.55)]
             )
         )
         == 1
     )
     # The recommended plan is never called the simplest.
-    assert search._distinct(run, [offer(("recommended", "simplest"), plan, 0.55)])[0].kinds == (
+    assert choice.distinct(run, [offer(("recommended", "simplest"), plan, 0.55)])[0].kinds == (
         "recommended",
     )
 
 
 def test_the_two_player_prior_keeps_big_cards_off_the_low_segments() -> None:
     seats = parse_colours("SSMM+SM/SMMM+SS")
-    plan = search._PRIORS[2].plan(CLOCK, seats)
+    plan = genes.PRIORS[2].plan(CLOCK, seats)
     assert plan.bands == {1: (1, 7), 2: (1, 7), 3: (1, 7)}
     speech = plan_speech(plan, CLOCK, seats, 2)
     assert "On segments 1, 2 and 3, play cards from 1 to 7 when you can." in speech.details
     # Said more simply, the band goes; plans without one never grow one by mutation.
-    assert all(not g.plan(CLOCK, seats).bands for g in search._simpler(search._PRIORS[2])[::2])
+    assert all(not g.plan(CLOCK, seats).bands for g in choice.simpler(genes.PRIORS[2])[::2])
     rng = np.random.default_rng(0)
-    child = search._mutate(rng, search._h_genes(), CLOCK, 2, 1.0)
+    child = genes.mutate(rng, genes.h_genes(), CLOCK, 2, 1.0)
     assert child.low_ceiling == 0.0

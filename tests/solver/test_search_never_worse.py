@@ -6,7 +6,7 @@ import pytest
 
 from rules.clock import Clock
 from rules.seats import parse_colours
-from solver.core import search
+from solver.core import choice, search_run
 from solver.core.plans import Plan
 from solver.core.search import recommend
 from solver.core.simulate import draw_slips, draw_values, pass_count
@@ -48,7 +48,7 @@ def test_the_plan_chosen_on_slips_is_never_worse_than_the_clean_searchs(
     ).plan
     # Both plans on the hint's own fresh deals, with the same slips.
     games = hint.games
-    fresh_seed = search._seed_for(seed, search._FRESH)
+    fresh_seed = search_run.seed_for(seed, search_run.FRESH)
     values, slips = draw_values(seats, games, fresh_seed), draw_slips(games, fresh_seed)
 
     def rates(plan: Plan) -> tuple[int, int]:
@@ -65,7 +65,7 @@ def test_the_plan_chosen_on_slips_is_never_worse_than_the_clean_searchs(
 
 
 def test_the_rule_that_decides_between_the_two_searches() -> None:
-    never_worse = search._never_worse
+    never_worse = choice.never_worse
     assert never_worse((600, 500), (600, 500), 1000)  # the same
     assert not never_worse((700, 499), (600, 500), 1000)  # one fewer with slips
     assert never_worse((581, 501), (600, 500), 1000)  # clean 0.019 lower: within 0.02

@@ -1,0 +1,176 @@
+"""One search's shared state (:class:`Run`): the table, the schedule of rounds, the progress
+bar, the best result so far, and the common deals every phase plays its plans on."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from rules.clock import Clock
+from rules.seats import Seats
+
+from .agents import rules_for
+from .genes import Genes
+from .hint_result import HintResult, Progress, Stage
+from .plans import Plan, baseline_plan
+from .simulate import check_slip_rate, draw_slips, draw_values, pass_count
+from .words import all_words
+
+
+@dataclass(frozen=True)
+class _Schedule:
+    rounds: tuple[tuple[int, int, int], ...]  # (plans raced, deals each, survivors kept)
+    climb: tuple[int, int]  # (steps, deals): hill-climbing from the race's winner
+    final_games: int
+
+
+def _schedule(effort: float, compiled: bool) -> _Schedule:
+    # Sized for the compiled engine at ~100,000 games/s on 2 cores: about 5 s at effort 1.
+    # The reference engine is ~100 times slower, so it gets a token search.
+    e = max(effort, 0.01)
+    if not compiled:
+        return _Schedule(((6, max(20, int(60 * e)), 2), (4, max(40, int(150 * e)), 1)),
+                         (0, 0), max(100, int(400 * e)))  # fmt: skip
+    return _Schedule(
+        (
+            (24, max(200, int(1000 * e)), 6),
+            (12, max(500, int(3000 * e)), 4),
+            (6, max(1000, int(8000 * e)), 2),
+            (2, max(2000, int(15000 * e)), 1),  # plus the other openers of the leader
+        ),
+        (max(3, int(14 * min(e, 4.0))), max(2000, int(16000 * e))),
+        max(4000, int(25000 * e)),
+    )
+
+
+def seed_for(seed: int, *stream: int) -> int:
+    """Independent seeds per purpose, so search deals and fresh deals never coincide."""
+    return int(np.random.SeedSequence([seed, *stream]).generate_state(1)[0])
+
+
+SEARCH, FRESH, BREED = 1, 2, 3
+
+
+SLIP_RATE = 0.05  # a hint's default: a slip every twenty decisions
+SIMPLEST_WITHIN = 0.05  # the simplest plan may lose this much of the rate with slips
+# The share of the progress bar the odds take when they are computed; the search takes the
+# rest, in proportion to the games it plays, so the bar moves at an even pace to 100.
+ODDS_SHARE = 12
+SLICE = 5000  # games per pass_count call: progress is reported after each slice
+CHOICES = 7  # plans compared in the choice, at most (and the clean search's)
+
+
+Deals = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64] | None]  # values, slips (or None)
+# plan, clean rate, rate with slips, sentences, words
+Measured = tuple[Plan, float, float, int, dict[str, str]]
+
+
+class Run:
+    """One search's shared state: the table, the schedule, the progress bar and the best
+    result so far, and the two ways every phase plays games (:meth:`passes` on
+    :meth:`common` deals)."""
+
+    def __init__(
+        self,
+        clock: Clock,
+        seats: Seats,
+        face_up: int,
+        effort: float,
+        progress: Progress | None,
+        compute_odds: bool,
+        names: Sequence[str] | None,
+        slip_rate: float,
+    ) -> None:
+        self.clock, self.seats, self.face_up, self.names = clock, seats, face_up, names
+        self.slip_rate = check_slip_rate(slip_rate)
+        self.slipping = self.slip_rate > 0
+        self.report: Progress = progress or (lambda percent, stage, best: None)
+        self.baseline = baseline_plan(clock, seats, face_up)
+        self.compiled = rules_for(clock, seats, self.baseline).compiled_ok
+        self.schedule = schedule = _schedule(effort, self.compiled)
+        self.twice = twice = 2 if self.slipping else 1  # plans measured clean and with slips
+        last_games = schedule.rounds[-1][1]
+        total = sum((n + 1 + (twice - 1) * 2) * g for n, g, _ in schedule.rounds)
+        total += (seats.players + (twice - 1) * (2 + seats.players)) * last_games
+        total += (schedule.climb[0] + 1) * schedule.climb[1]
+        total += CHOICES * twice * schedule.climb[1]
+        total += (4 * twice + twice) * schedule.final_games
+        if self.slipping:  # the clean search runs first (see recommend), and pools its plans
+            total += sum((n + 1) * g for n, g, _ in schedule.rounds)
+            total += seats.players * last_games
+            total += (schedule.climb[0] + 1) * schedule.climb[1]
+            total += CHOICES * (1 + twice) * schedule.climb[1]
+        self.top = 100 - ODDS_SHARE if compute_odds else 99
+        # The bar: ``done`` games of ``total`` map linearly onto ``start``..``top`` percent,
+        # from the game count ``offset`` on. Once the rest of the work is known exactly,
+        # ``rest`` re-aims the same line from where the bar is, so it neither jumps nor stalls.
+        self.meter = {"done": 0, "shown": 0, "total": total, "offset": 0, "start": 0}
+        self.best: HintResult | None = None
+        self.main = True  # False for the clean twin, which neither re-aims the bar nor shows
+        # its best-so-far
+
+    def clean_twin(self) -> Run:
+        """The same search at slip rate 0, sharing this one's progress bar."""
+        twin = copy.copy(self)
+        twin.slip_rate, twin.slipping, twin.twice, twin.main = 0.0, False, 1, False
+        twin.report = lambda percent, stage, best: self.report(percent, stage, None)
+        return twin
+
+    def plan(self, genes: Genes) -> Plan:
+        return genes.plan(self.clock, self.seats)
+
+    def words(self, plan: Plan) -> dict[str, str]:
+        return all_words(plan, self.clock, self.seats, self.face_up, self.names)
+
+    def tell(self, stage: Stage, percent: int | None = None) -> None:
+        meter = self.meter
+        if percent is None:
+            share = (meter["done"] - meter["offset"]) / max(1, meter["total"])
+            percent = min(self.top, int(meter["start"] + (self.top - meter["start"]) * share))
+        meter["shown"] = max(meter["shown"], min(99, percent))
+        self.report(meter["shown"], stage, self.best)
+
+    def rest(self, games: int) -> None:
+        if self.main:
+            self.meter.update(total=games, offset=self.meter["done"], start=self.meter["shown"])
+
+    def passes(
+        self,
+        plan: Plan,
+        values: npt.NDArray[np.int64],
+        slips: npt.NDArray[np.float64] | None,
+        stage: Stage,
+    ) -> int:
+        # Counted in slices so that the caller hears every fraction of a second, also during
+        # the long evaluations at the end (the reference engine, for clocks with rule kinds
+        # the compiled one lacks, plays only a few hundred games a second).
+        step = SLICE if self.compiled else 25
+        clock, seats, face_up = self.clock, self.seats, self.face_up
+        passed = 0
+        for start in range(0, len(values), step):
+            part = values[start : start + step]
+            if slips is None:
+                passed += pass_count(clock, seats, plan, face_up, part)
+            else:
+                passed += pass_count(
+                    clock,
+                    seats,
+                    plan,
+                    face_up,
+                    part,
+                    "auto",
+                    self.slip_rate,
+                    slips[start : start + step],
+                )
+            self.meter["done"] += len(part)
+            self.tell(stage)
+        return passed
+
+    def common(self, games: int, stream_seed: int) -> Deals:
+        """Common deals, and common slips for them: every plan meets the same luck."""
+        values = draw_values(self.seats, games, stream_seed)
+        return values, (draw_slips(games, stream_seed) if self.slipping else None)
