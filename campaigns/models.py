@@ -489,11 +489,11 @@ class ImportStatus(models.TextChoices):
 
 
 class HistoryImport(models.Model):
-    """A long history being imported by the worker (``campaigns.history.imports``): a history with
-    more events than a web request should replay is checked, stored here and replayed by a
-    Celery task, which reports how far it got. ``group`` is the hidden group being filled in
-    (no members until the last event is in); a rerun after a killed worker deletes it and
-    starts again. The history itself is dropped once the import has ended."""
+    """A long history being imported by the worker (``campaigns.history.import_jobs``): a
+    history with more events than a web request should replay is checked, stored here and
+    replayed by a Celery task, which reports how far it got. ``group`` is the hidden group
+    being filled in (no members until the last event is in); a rerun after a killed worker
+    deletes it and starts again. The history itself is dropped once the import has ended."""
 
     Status = ImportStatus
 

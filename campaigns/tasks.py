@@ -1,5 +1,5 @@
 """Celery tasks of campaigns: the periodic refresh of the community figures, and long
-history imports (``campaigns.history.imports``) with the periodic resend of stalled ones.
+history imports (``campaigns.history.import_jobs``) with the periodic resend of stalled ones.
 
 Statistics read other tables' figures from ``CommunityClock`` rows; this task rewrites them
 (``campaigns.statistics.community.refresh_community``) so no request ever scans every group's
@@ -14,7 +14,7 @@ from typing import Any
 
 from celery import Celery
 
-from campaigns.history import imports
+from campaigns.history import import_jobs
 from campaigns.statistics.community import refresh_community
 from config.celery import app
 
@@ -26,19 +26,19 @@ def refresh_community_figures() -> int:
     return refresh_community()
 
 
-# --- long imports (``campaigns.history.imports``) -------------------------------------------
+# --- long imports (``campaigns.history.import_jobs``) -------------------------------------------
 
 RESUME_IMPORTS_EVERY = 30.0  # seconds: a stalled import is sent again within 90 s
 
 
 @app.task(name="campaigns.import_history", soft_time_limit=3600, time_limit=3660)
 def import_history(job_id: int) -> str:
-    return imports.run(job_id)
+    return import_jobs.run(job_id)
 
 
 @app.task(name="campaigns.resume_imports")
 def resume_imports() -> int:
-    return imports.resume_stalled()
+    return import_jobs.resume_stalled()
 
 
 def setup_periodic_tasks(sender: Celery, **kwargs: Any) -> None:

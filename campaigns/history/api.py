@@ -14,7 +14,7 @@ from rest_framework.response import Response
 
 from campaigns.access import get_group_for_user
 from campaigns.groups.api import GroupOut
-from campaigns.history import exports, imports
+from campaigns.history import exports, import_jobs
 from campaigns.models import HistoryImport, Session
 from config.http import AuthenticatedRequest, api_view
 from config.openapi import THROTTLED
@@ -77,7 +77,7 @@ def group_import(request: AuthenticatedRequest) -> Response:
     """A new group from an exported history; the caller owns it. A short history is
     imported at once (201, the group); a long one by the worker (202, the import: follow
     ``GET /api/imports/{id}/`` until its status is ``done`` and it names the group)."""
-    started = imports.start_import(request.user, request.data)
+    started = import_jobs.start_import(request.user, request.data)
     if isinstance(started, HistoryImport):
         location = reverse("api-import", args=[started.pk])
         return Response(

@@ -278,7 +278,7 @@ def write_history(
     long. The group has no member until its whole history is in: nobody sees it half
     imported, and if any event is refused the group is deleted again (all or nothing).
     ``on_group(group)`` hears of the hidden group as soon as it exists, and
-    ``on_progress(events_done)`` after each batch (``campaigns.history.imports`` keeps both),
+    ``on_progress(events_done)`` after each batch (``campaigns.history.import_jobs`` keeps both),
     and ``on_done(group)`` in the very transaction that shows the group to its owner: an
     import is marked finished exactly when its group is, whatever stops the process after."""
     group: Group | None = None

@@ -18,7 +18,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 from campaigns.access import get_group_for_user
 from campaigns.errors import CampaignError
 from campaigns.forms import ImportForm
-from campaigns.history import exports, imports
+from campaigns.history import exports, import_jobs
 from campaigns.models import HistoryImport, Session
 from config.http import AuthenticatedHttpRequest
 from rules import jsontext
@@ -37,7 +37,7 @@ def group_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     if form.is_valid():
         try:
             data = jsontext.loads(form.cleaned_data["history"].read().decode("utf-8"))
-            started = imports.start_import(request.user, data)
+            started = import_jobs.start_import(request.user, data)
         except (ValueError, UnicodeDecodeError):
             reason = _("The file is not JSON.")
         except CampaignError as error:

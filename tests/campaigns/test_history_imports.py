@@ -16,7 +16,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from campaigns.groups.services import create_group
-from campaigns.history import exports, imports
+from campaigns.history import exports, import_jobs
 from campaigns.models import Group, HistoryImport
 from campaigns.play.state import campaign_state
 from rules.catalogue import CLOCK_IDS
@@ -74,7 +74,7 @@ def test_a_long_history_is_stored_for_the_worker_and_nothing_is_written_yet(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     sent: list[int] = []
-    monkeypatch.setattr(imports, "send", sent.append)
+    monkeypatch.setattr(import_jobs, "send", sent.append)
     with django_capture_on_commit_callbacks(execute=True):
         response = api(alice).post("/api/groups/import/", _passes(7), format="json")
     assert response.status_code == 202, response.content
@@ -103,8 +103,8 @@ def test_an_invalid_long_history_is_refused_before_it_is_stored(
 def test_the_run_reports_progress_after_each_batch_and_ends_with_the_group(
     alice: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(imports, "send", lambda job_id: True)
-    job = imports.start_import(alice, _passes(7))
+    monkeypatch.setattr(import_jobs, "send", lambda job_id: True)
+    job = import_jobs.start_import(alice, _passes(7))
     assert isinstance(job, HistoryImport)
     seen: list[int] = []
     real = exports.import_history
@@ -117,7 +117,7 @@ def test_the_run_reports_progress_after_each_batch_and_ends_with_the_group(
         return real(*args, on_progress=report, **kwargs)
 
     monkeypatch.setattr(exports, "import_history", watching)
-    assert imports.run(job.pk) == Status.DONE
+    assert import_jobs.run(job.pk) == Status.DONE
     assert seen == [2, 4, 6, 7]
     job.refresh_from_db()
     assert job.status == Status.DONE and job.percent == 100 and job.history is None
@@ -134,12 +134,12 @@ def test_the_run_reports_progress_after_each_batch_and_ends_with_the_group(
 def test_a_refused_event_fails_the_import_with_its_reason_and_keeps_nothing(
     alice: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(imports, "send", lambda job_id: True)
+    monkeypatch.setattr(import_jobs, "send", lambda job_id: True)
     history = _passes(7)
     history["campaigns"][0]["history"][6]["clock"] = "9-4"  # not the next clock
-    job = imports.start_import(alice, history)
+    job = import_jobs.start_import(alice, history)
     assert isinstance(job, HistoryImport)
-    assert imports.run(job.pk) == Status.FAILED
+    assert import_jobs.run(job.pk) == Status.FAILED
     job.refresh_from_db()
     assert job.status == Status.FAILED and "9-4" in job.error
     assert job.group is None and job.history is None
@@ -151,15 +151,15 @@ def test_a_refused_event_fails_the_import_with_its_reason_and_keeps_nothing(
 def test_a_rerun_after_a_dead_worker_starts_over_and_leaves_one_group(
     alice: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(imports, "send", lambda job_id: True)
-    job = imports.start_import(alice, _passes(7))
+    monkeypatch.setattr(import_jobs, "send", lambda job_id: True)
+    job = import_jobs.start_import(alice, _passes(7))
     # What a worker killed half way leaves: a hidden group, a row that stopped moving.
     half = create_group(alice, "Long table", ["Ann"], first_campaign=False)
     half.memberships.all().delete()
     HistoryImport.objects.filter(pk=job.pk).update(status=Status.RUNNING, group=half, events_done=4)
-    assert imports.run(job.pk) == "skipped"  # a second delivery while it still moves
+    assert import_jobs.run(job.pk) == "skipped"  # a second delivery while it still moves
     HistoryImport.objects.filter(pk=job.pk).update(updated=timezone.now() - timedelta(minutes=2))
-    assert imports.run(job.pk) == Status.DONE
+    assert import_jobs.run(job.pk) == Status.DONE
     assert not Group.objects.filter(pk=half.pk).exists()
     assert Group.objects.get().memberships.get().user == alice
 
@@ -175,8 +175,8 @@ def test_a_worker_killed_right_after_the_group_is_shown_leaves_one_group(
 ) -> None:
     """The narrow window: the owner's membership committed, then the process dies before
     anything else. The import is finished all the same, and a rerun builds no second group."""
-    monkeypatch.setattr(imports, "send", lambda job_id: True)
-    job = imports.start_import(alice, _passes(7))
+    monkeypatch.setattr(import_jobs, "send", lambda job_id: True)
+    job = import_jobs.start_import(alice, _passes(7))
     assert isinstance(job, HistoryImport)
     real = exports.import_history
 
@@ -186,14 +186,14 @@ def test_a_worker_killed_right_after_the_group_is_shown_leaves_one_group(
 
     monkeypatch.setattr(exports, "import_history", then_killed)
     with pytest.raises(Killed):
-        imports.run(job.pk)
+        import_jobs.run(job.pk)
     monkeypatch.setattr(exports, "import_history", real)
     job.refresh_from_db()
     assert job.status == Status.DONE and job.group == Group.objects.get()
     # Beat's resend, even once the row looks stalled: nothing more.
     HistoryImport.objects.filter(pk=job.pk).update(updated=timezone.now() - timedelta(minutes=2))
-    imports.resume_stalled()
-    assert imports.run(job.pk) == "skipped"
+    import_jobs.resume_stalled()
+    assert import_jobs.run(job.pk) == "skipped"
     assert Group.objects.count() == 1 and Group.objects.get().memberships.get().user == alice
 
 
@@ -203,7 +203,7 @@ def test_a_rerun_finds_a_group_already_shown_and_builds_no_other(alice: User) ->
     job = HistoryImport.objects.create(owner=alice, history=_passes(2), events_total=2)
     group = create_group(alice, "Long table", ["Ann"], first_campaign=False)
     HistoryImport.objects.filter(pk=job.pk).update(group=group)
-    assert imports.run(job.pk) == Status.DONE
+    assert import_jobs.run(job.pk) == Status.DONE
     assert list(Group.objects.all()) == [group]
     job.refresh_from_db()
     assert job.status == Status.DONE and job.group == group
@@ -214,7 +214,7 @@ def test_a_rerun_never_deletes_a_group_that_has_members(alice: User) -> None:
     group = create_group(alice, "Someone's table", ["Ann"])
     job = HistoryImport.objects.create(owner=alice, history=_passes(2), events_total=2)
     HistoryImport.objects.filter(pk=job.pk).update(group=group)
-    imports.run(job.pk)
+    import_jobs.run(job.pk)
     assert Group.objects.filter(pk=group.pk).exists()
 
 
@@ -226,7 +226,7 @@ def test_only_stalled_imports_are_sent_again(alice: User, monkeypatch: pytest.Mo
         sent.append(job_id)
         return True
 
-    monkeypatch.setattr(imports, "send", send)
+    monkeypatch.setattr(import_jobs, "send", send)
     old = timezone.now() - timedelta(minutes=2)
     rows = {
         status + suffix: HistoryImport.objects.create(owner=alice, status=status, events_total=9)
@@ -241,7 +241,7 @@ def test_only_stalled_imports_are_sent_again(alice: User, monkeypatch: pytest.Mo
     for name, row in rows.items():
         if name.endswith("old"):
             HistoryImport.objects.filter(pk=row.pk).update(updated=old)
-    assert imports.resume_stalled() == 2
+    assert import_jobs.resume_stalled() == 2
     assert sorted(sent) == sorted([rows["queued old"].pk, rows["running old"].pk])
 
 
@@ -250,7 +250,7 @@ def test_only_stalled_imports_are_sent_again(alice: User, monkeypatch: pytest.Mo
 def test_at_most_two_imports_wait_at_once(
     api: Callable[[User], APIClient], alice: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(imports, "send", lambda job_id: True)
+    monkeypatch.setattr(import_jobs, "send", lambda job_id: True)
     client = api(alice)
     for _ in range(2):
         assert client.post("/api/groups/import/", _passes(7), format="json").status_code == 202
@@ -282,7 +282,7 @@ def test_the_page_upload_shows_progress_then_the_group(
 
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    monkeypatch.setattr(imports, "send", lambda job_id: True)
+    monkeypatch.setattr(import_jobs, "send", lambda job_id: True)
     client = login(alice)
     upload = SimpleUploadedFile("history.json", json.dumps(_passes(7)).encode())
     response = client.post("/groups/import/", {"history": upload})
@@ -292,7 +292,7 @@ def test_the_page_upload_shows_progress_then_the_group(
     assert "0 of 7 attempts and skips are in (0%)." in page
     assert 'hx-trigger="every 2s"' in page
     assert "next in line" in page and "Waiting for the worker" not in page
-    imports.run(job.pk)
+    import_jobs.run(job.pk)
     job.refresh_from_db()
     polled = client.get(f"/imports/{job.pk}/", headers={"HX-Request": "true"})
     assert polled["HX-Redirect"] == f"/groups/{job.group_id}/"
