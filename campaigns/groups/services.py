@@ -120,7 +120,7 @@ def new_campaign(
 
 
 def restore_campaign(group: Group, kind: object, passed: Sequence[object] = ()) -> Campaign:
-    """A campaign of an exported history, about to be replayed (``exports.import_history``):
+    """A campaign of an exported history, about to be replayed (``imports.import_history``):
     of ``kind``, with ``passed`` marked passed before its first event. Unlike
     ``new_campaign`` it does not look at the group's current campaign: the import checks
     that a Rebirth campaign follows one of the history's campaigns that unlocked it."""

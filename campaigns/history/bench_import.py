@@ -82,13 +82,13 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from campaigns.history import exports
+    from campaigns.history import imports
 
     call_command("migrate", verbosity=0)
     if args.batch == 0:  # the whole import in one transaction, as before batching
-        exports.IMPORT_BATCH, exports.BATCH_SECONDS, exports.BATCH_PAUSE = 10**9, 1e9, 0
+        imports.IMPORT_BATCH, imports.BATCH_SECONDS, imports.BATCH_PAUSE = 10**9, 1e9, 0
     elif args.batch is not None:
-        exports.IMPORT_BATCH = args.batch
+        imports.IMPORT_BATCH = args.batch
     user = User.objects.create_user("bench")
     history = _history(args.attempts)
     connection.close()
@@ -103,7 +103,7 @@ def main() -> None:
     writer.start()
     time.sleep(0.5)  # the writer's first writes, before the import starts
     started = time.perf_counter()
-    group = exports.import_history(user, history)
+    group = imports.import_history(user, history)
     took = time.perf_counter() - started
     time.sleep(0.5)
     stop.set()
@@ -112,7 +112,7 @@ def main() -> None:
     during = sorted(waits)
     attempts = group.current_campaign().attempts.count()
     print(
-        f"import of {attempts:,} attempts, {exports.IMPORT_BATCH:,} events per transaction: "
+        f"import of {attempts:,} attempts, {imports.IMPORT_BATCH:,} events per transaction: "
         f"{took:.1f} s"
     )
     print(

@@ -1,7 +1,7 @@
 """Importing a long history without holding a web request: checked at once, replayed by the
 worker.
 
-A history is checked in the request (its shape and limits: ``exports.check_history``). A
+A history is checked in the request (its shape and limits: ``imports.check_history``). A
 short one (at most ``IMPORT_INLINE_EVENTS`` events) is replayed there and then, and the
 caller gets the group. A longer one is stored as a ``HistoryImport`` and replayed by the
 Celery task ``campaigns.import_history``, which reports after each batch how many events are
@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError
 
 from campaigns.errors import CampaignError
-from campaigns.history import exports
+from campaigns.history import imports
 from campaigns.models import Group, HistoryImport
 from config.celery import app
 from config.errors import LimitReached
@@ -58,10 +58,10 @@ class ImportLimitReached(CampaignError, LimitReached):
 def start_import(user: User, data: Any) -> Group | HistoryImport:
     """Check ``data`` and import it: a short history at once (the new group), a long one by
     the worker (its ``HistoryImport``). CampaignError for a history that is not valid."""
-    history = exports.check_history(data)
-    events = exports.count_events(history)
+    history = imports.check_history(data)
+    events = imports.count_events(history)
     if events <= settings.IMPORT_INLINE_EVENTS:
-        return exports.write_history(user, history)
+        return imports.write_history(user, history)
     with transaction.atomic():
         # One person's imports are counted under a lock on their own row, so two uploads at
         # once cannot both slip under the limit.
@@ -136,7 +136,7 @@ def _replay(job: HistoryImport, rows: Any) -> str:
         rows.update(status=Status.DONE, group=group, history=None, events_done=job.events_total)
 
     try:
-        exports.import_history(
+        imports.import_history(
             job.owner, job.history, on_group=on_group, on_progress=on_progress, on_done=on_done
         )
     except CampaignError as error:

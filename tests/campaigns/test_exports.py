@@ -16,7 +16,7 @@ from django.utils import translation
 from campaigns.definitions.services import transcribe
 from campaigns.errors import CampaignError
 from campaigns.groups.services import fill_in_session
-from campaigns.history import exports
+from campaigns.history import exports, imports
 from campaigns.models import Attempt, Group, Session
 from campaigns.play.services import record_attempt
 from rules.catalogue import CLOCK_IDS
@@ -113,7 +113,7 @@ def test_an_imported_history_keeps_the_rules_engines_reason_for_a_bad_clock(
     history = exports.export_history(group)
     history["transcriptions"][0]["definition"]["rules"][0]["min"] = 20
     with translation.override("ja"), pytest.raises(CampaignError) as error:
-        exports.import_history(alice, history)
+        imports.import_history(alice, history)
     assert error.value.field == "history"
     assert error.value.message == "「min」（20）は「max」（10）より大きくできません。"
     assert Group.objects.count() == 1
@@ -131,7 +131,7 @@ def test_a_history_restores_a_rebirth_campaign_as_it_was_played(group: Group, al
         if clock != "rebirth"
     ]
     history["campaigns"].append({**unlocking, "kind": "rebirth", "history": []})
-    copy = exports.import_history(alice, history)
+    copy = imports.import_history(alice, history)
     assert copy.current_campaign().kind == "rebirth"
     assert copy.current_campaign().progress.filter(clock_id="rebirth").exists()
 
@@ -140,7 +140,7 @@ def test_a_history_with_an_unknown_campaign_kind_is_refused(group: Group, alice:
     history = exports.export_history(group)
     history["campaigns"][0]["kind"] = "legendary"
     with pytest.raises(CampaignError) as error:
-        exports.import_history(alice, history)
+        imports.import_history(alice, history)
     assert error.value.field == "history" and Group.objects.count() == 1
 
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from campaigns.groups.services import create_group
-from campaigns.history import exports, import_jobs
+from campaigns.history import exports, import_jobs, imports
 from campaigns.models import Group, HistoryImport
 from campaigns.play.state import campaign_state
 from rules.catalogue import CLOCK_IDS
@@ -51,7 +51,7 @@ def _passes(count: int) -> dict[str, Any]:
 def long_imports(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Any history of more than 3 events is long; batches of 2 events."""
     settings.IMPORT_INLINE_EVENTS = 3
-    monkeypatch.setattr(exports, "IMPORT_BATCH", 2)
+    monkeypatch.setattr(imports, "IMPORT_BATCH", 2)
 
 
 @pytest.mark.django_db
@@ -107,7 +107,7 @@ def test_the_run_reports_progress_after_each_batch_and_ends_with_the_group(
     job = import_jobs.start_import(alice, _passes(7))
     assert isinstance(job, HistoryImport)
     seen: list[int] = []
-    real = exports.import_history
+    real = imports.import_history
 
     def watching(*args: Any, on_progress: Callable[[int], None], **kwargs: Any) -> Group:
         def report(done: int) -> None:
@@ -116,7 +116,7 @@ def test_the_run_reports_progress_after_each_batch_and_ends_with_the_group(
 
         return real(*args, on_progress=report, **kwargs)
 
-    monkeypatch.setattr(exports, "import_history", watching)
+    monkeypatch.setattr(imports, "import_history", watching)
     assert import_jobs.run(job.pk) == Status.DONE
     assert seen == [2, 4, 6, 7]
     job.refresh_from_db()
@@ -178,16 +178,16 @@ def test_a_worker_killed_right_after_the_group_is_shown_leaves_one_group(
     monkeypatch.setattr(import_jobs, "send", lambda job_id: True)
     job = import_jobs.start_import(alice, _passes(7))
     assert isinstance(job, HistoryImport)
-    real = exports.import_history
+    real = imports.import_history
 
     def then_killed(*args: Any, **kwargs: Any) -> Group:
         real(*args, **kwargs)
         raise Killed()
 
-    monkeypatch.setattr(exports, "import_history", then_killed)
+    monkeypatch.setattr(imports, "import_history", then_killed)
     with pytest.raises(Killed):
         import_jobs.run(job.pk)
-    monkeypatch.setattr(exports, "import_history", real)
+    monkeypatch.setattr(imports, "import_history", real)
     job.refresh_from_db()
     assert job.status == Status.DONE and job.group == Group.objects.get()
     # Beat's resend, even once the row looks stalled: nothing more.

@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from campaigns.history import exports
+from campaigns.history import exports, imports
 from campaigns.models import Campaign, Group
 from campaigns.play.services import record_attempt
 
@@ -123,7 +123,7 @@ def test_an_event_refused_in_a_later_batch_leaves_no_group(
     owner: APIClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The batches commit one by one; a refusal after the first deletes the whole group."""
-    monkeypatch.setattr(exports, "IMPORT_BATCH", 1)
+    monkeypatch.setattr(imports, "IMPORT_BATCH", 1)
     history = _history()
     history["campaigns"][0]["history"].append({**EVENT, "clock": "4-4"})  # not the next clock
     _refused(owner, history)
@@ -139,8 +139,8 @@ def test_the_group_has_no_member_until_its_history_is_in(
         members_seen.append(campaign.group.memberships.count())
         return record(campaign, *args, **kwargs)
 
-    monkeypatch.setattr(exports, "record_attempt", watching)
-    group = exports.import_history(alice, _history())
+    monkeypatch.setattr(imports, "record_attempt", watching)
+    group = imports.import_history(alice, _history())
     assert members_seen == [0]
     assert group.memberships.get().user == alice
 

@@ -11,7 +11,7 @@ from django.test import Client
 
 from campaigns.errors import CampaignError
 from campaigns.groups.services import add_player, create_group
-from campaigns.history import exports
+from campaigns.history import exports, imports
 from campaigns.models import Group
 from rules.game import MAX_PLAYERS_LISTED
 
@@ -31,7 +31,7 @@ def test_add_player_on_the_members_page_stops_at_the_cap(
     assert "at most 12 players" in response.content.decode()
     assert group.players.count() == MAX_PLAYERS_LISTED
     # A full group still re-imports its own export.
-    again = exports.import_history(alice, exports.export_history(group))
+    again = imports.import_history(alice, exports.export_history(group))
     assert again.players.count() == MAX_PLAYERS_LISTED
     assert Group.objects.count() == 2
 
@@ -50,4 +50,4 @@ def test_every_path_reads_the_one_cap() -> None:
 
     assert models.MAX_PLAYERS_LISTED is MAX_PLAYERS_LISTED
     assert forms.MAX_PLAYERS_LISTED is services.MAX_PLAYERS_LISTED is MAX_PLAYERS_LISTED
-    assert exports.MAX_PLAYERS_LISTED is MAX_PLAYERS_LISTED
+    assert imports.MAX_PLAYERS_LISTED is MAX_PLAYERS_LISTED
