@@ -118,9 +118,9 @@ def request_hint(
                 _("You asked for %(n)s hints in the last hour; please wait a few minutes.")
                 % {"n": MAX_PER_HOUR}
             )
-        found = _from_plan_book(hint_input, job_effort, seed, samples, lang)
-        if found is not None:
-            entry, result = found
+        known = _known_result(hint_input, input_hash, job_effort, seed, samples, lang)
+        if known is not None:
+            result, reused_from = known
             _remember(group, hint_input)
             hint = HintRequest.objects.create(
                 **fields,
@@ -128,32 +128,7 @@ def request_hint(
                 progress=100,
                 stage="reused",
                 result=result,
-                reused_from=entry.hint,
-                from_plan_book=True,
-                sent_at=now,
-                started_at=now,
-                finished_at=now,
-            )
-            return hint, True
-        done = (
-            HintRequest.objects.filter(
-                input_hash=input_hash,
-                status=Status.DONE,
-                partial=False,
-                finished_at__gte=now - REUSE_WITHIN,
-            )
-            .order_by("-finished_at")
-            .first()
-        )
-        if done is not None:
-            _remember(group, hint_input)
-            hint = HintRequest.objects.create(
-                **fields,
-                status=Status.DONE,
-                progress=100,
-                stage="reused",
-                result=in_language(done.result or {}, lang),
-                reused_from=done,
+                reused_from=reused_from,
                 from_plan_book=True,
                 sent_at=now,
                 started_at=now,
@@ -178,6 +153,36 @@ def request_hint(
         transaction.on_commit(partial(send, hint.pk))
     hint.refresh_from_db()  # sent_at, as the send after commit left it
     return hint, True
+
+
+def _known_result(
+    hint_input: HintInput,
+    input_hash: str,
+    job_effort: float,
+    seed: int,
+    samples: int | None,
+    lang: str,
+) -> tuple[dict[str, Any], HintRequest | None] | None:
+    """A result this input needs not wait for, worded for this table, and the hint it came
+    from: the plan book's entry for the input's class of patterns, else a complete result
+    for the same input finished within REUSE_WITHIN. None when there is none."""
+    found = _from_plan_book(hint_input, job_effort, seed, samples, lang)
+    if found is not None:
+        entry, result = found
+        return result, entry.hint
+    done = (
+        HintRequest.objects.filter(
+            input_hash=input_hash,
+            status=Status.DONE,
+            partial=False,
+            finished_at__gte=timezone.now() - REUSE_WITHIN,
+        )
+        .order_by("-finished_at")
+        .first()
+    )
+    if done is None:
+        return None
+    return in_language(done.result or {}, lang), done
 
 
 def _from_plan_book(
