@@ -12,7 +12,9 @@ records once and answers the first result again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -211,19 +213,7 @@ def sleeve(request: AuthenticatedRequest, group_id: int) -> Response:
     if request.method == "GET":
         group, _membership = get_group_for_user(request.user, group_id)
         return Response({"sleeve": campaign_state(group.current_campaign()).sleeve})
-    group, _membership = get_group_for_user(request.user, group_id, write=True)
-    data = ClockIn(data=request.data)
-    data.is_valid(raise_exception=True)
-    campaign = group.current_campaign()
-    skip(
-        campaign,
-        request.user,
-        data.validated_data["clock"],
-        request_key(request, data.validated_data),
-        data.validated_data.get("expected_event"),
-    )
-    campaign.refresh_from_db()
-    return Response(campaign_state(campaign).to_json(), status=status.HTTP_201_CREATED)
+    return _sleeve_write(request, group_id, ClockIn, skip, "clock", status.HTTP_201_CREATED)
 
 
 @extend_schema(
@@ -234,19 +224,33 @@ def sleeve(request: AuthenticatedRequest, group_id: int) -> Response:
 )
 @api_view(["POST"])
 def sleeve_retrieve(request: AuthenticatedRequest, group_id: int) -> Response:
+    return _sleeve_write(request, group_id, RetrieveIn, retrieve, "clocks", status.HTTP_200_OK)
+
+
+def _sleeve_write(
+    request: AuthenticatedRequest,
+    group_id: int,
+    shape: type[serializers.Serializer[Any]],
+    act: Callable[..., object],
+    field: str,
+    code: int,
+) -> Response:
+    """A skip into the Sleeve or a retrieval from it: ``act(campaign, user, data[field],
+    idempotency key, expected event)`` on the group's current campaign, for a writer; the
+    new progress."""
     group, _membership = get_group_for_user(request.user, group_id, write=True)
-    data = RetrieveIn(data=request.data)
+    data = shape(data=request.data)
     data.is_valid(raise_exception=True)
     campaign = group.current_campaign()
-    retrieve(
+    act(
         campaign,
         request.user,
-        data.validated_data["clocks"],
+        data.validated_data[field],
         request_key(request, data.validated_data),
         data.validated_data.get("expected_event"),
     )
     campaign.refresh_from_db()
-    return Response(campaign_state(campaign).to_json())
+    return Response(campaign_state(campaign).to_json(), status=code)
 
 
 class UndoIn(serializers.Serializer):
