@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import pytest
 from django.contrib.auth.models import User
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -208,6 +209,7 @@ def _check_against(campaign: Any, table: Table) -> None:
         assert state.by_id[state.next_clock].failures >= state.bonus_tokens
 
 
+@pytest.mark.slow  # forty generated campaigns of up to a few dozen actions
 def test_any_sequence_follows_the_rules_and_undoes_to_the_start(alice: User) -> None:
     accepted: Counter[str] = Counter()
 

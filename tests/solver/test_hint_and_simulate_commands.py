@@ -76,6 +76,7 @@ def test_hint_speaks_dutch_and_says_the_rates_in_text() -> None:
     assert "Pass rate" in text
 
 
+@pytest.mark.slow  # three searches
 def test_hint_is_deterministic_under_a_seed() -> None:
     args = ("hint", "1-1", "--colours", COLOURS, "--json", "--seed", "3")
     assert _run(*args) == _run(*args)
@@ -150,6 +151,7 @@ def test_simulate_names_a_missing_plan_file() -> None:
     assert caught.value.returncode == 2
 
 
+@pytest.mark.slow  # two Django processes
 def test_bad_input_is_one_stderr_line_and_exit_2_without_a_traceback(tmp_path: Path) -> None:
     plan_file = tmp_path / "plan.json"
     plan_file.write_text('{"targets": "high"}')

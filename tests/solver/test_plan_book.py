@@ -175,6 +175,7 @@ def test_the_prefill_gives_way_to_a_table_hint(solved: list[str], alice: User) -
     assert done["computed"] >= 1 and PlanBookEntry.objects.count() == done["computed"]
 
 
+@pytest.mark.slow  # a Django process per case
 @pytest.mark.parametrize(
     "arguments",
     [

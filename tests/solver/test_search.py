@@ -24,6 +24,7 @@ THREE = parse_colours("SSMM/SMSM/MMSS")
 QUICK = 0.05  # the smallest search: a fraction of a second
 
 
+@pytest.mark.slow  # three searches
 def test_the_same_seed_gives_the_same_hint() -> None:
     first = recommend(CLOCK, THREE, 3, seed=4, effort=QUICK, compute_odds=False)
     again = recommend(CLOCK, THREE, 3, seed=4, effort=QUICK, compute_odds=False)
@@ -48,6 +49,7 @@ HONESTY_CASES = [
 CHECK_GAMES = 20_000
 
 
+@pytest.mark.slow  # searches on several tables, each replayed for 20,000 games
 def test_an_independent_simulation_confirms_the_claimed_pass_rate() -> None:
     # The plan is replayed on deals from a seed the search never saw. An honest claim is an
     # unbiased measurement on 4,000 fresh deals: its interval and the replay's overlap (each

@@ -36,6 +36,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow  # two searches per case, six cases
 @pytest.mark.parametrize(("clock", "colours", "face_up"), CASES)
 @pytest.mark.parametrize("seed", [0, 11])
 def test_the_plan_chosen_on_slips_is_never_worse_than_the_clean_searchs(
