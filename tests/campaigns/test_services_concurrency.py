@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from functools import partial
 
 import pytest
 from django.contrib.auth.models import User
@@ -142,3 +143,16 @@ def test_four_phones_starting_the_session_at_once_start_one(alice: User) -> None
     assert not [r for r in results if isinstance(r, Exception)], results
     assert campaign.sessions.count() == 1
     assert {r.pk for r in results} == {campaign.sessions.get().pk}  # type: ignore[attr-defined]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_four_phones_adding_players_to_a_nearly_full_group_add_one(alice: User) -> None:
+    # One place left: the count is taken under the group's row lock, so the four additions
+    # are serialised and exactly one finds room.
+    names = [f"P{i}" for i in range(groups_services.MAX_PLAYERS_LISTED - 1)]
+    group = create_group(alice, "Full house", names)
+    results = _race([partial(groups_services.add_player, group, f"New {i}") for i in range(4)])
+    added = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, CampaignError)]
+    assert len(added) == 1 and len(refused) == 3, results
+    assert group.players.count() == groups_services.MAX_PLAYERS_LISTED
