@@ -37,6 +37,9 @@ from .plans import AVERAGE_CARD, SEGMENTS, Plan, reading_order, rule_params
 CARDS_IN_PLAY = 12
 UNBOUNDED = 1e9  # stands for "no limit" in sums, so the compiled engine can use floats
 SUN, MOON = 0, 1
+# What breaking the lone-segment convention costs a move (``_misses_lone``): more than any
+# score, so such a move comes after every other move that keeps the plan.
+LONE_MISS = 1000.0
 # Rule kinds whose effect on play the simulated players (and the compiled engine) know.
 # Any other kind is still enforced by the referee and checked by rules.validate; the
 # players simply do not plan for it, and the compiled engine declines the clock.
@@ -83,6 +86,7 @@ class TableRules:
     sole_owner: tuple[int, ...]  # seat index that alone covers a position, or -1
     band_lo: tuple[float, ...]
     band_hi: tuple[float, ...]
+    lone_floor: tuple[float, ...]  # the smallest card a lone position takes (plan.lone), or 0
     need_weight: float
     order_weight: float
     open_bonus: float
@@ -148,6 +152,7 @@ def _table_rules(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
     allowed = []
     sole = []
     band_lo, band_hi = [], []
+    lone_floor = [float(plan.lone.get(segment, 0)) for segment in order]
     for segment in order:
         owners = plan.owners.get(segment)
         allowed.append(tuple(owners is None or (s + 1) in owners for s in range(players)))
@@ -174,6 +179,7 @@ def _table_rules(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
         sole_owner=tuple(sole),
         band_lo=tuple(band_lo),
         band_hi=tuple(band_hi),
+        lone_floor=tuple(lone_floor),
         need_weight=plan.need_weight,
         order_weight=plan.order_weight,
         open_bonus=plan.open_bonus,
@@ -308,24 +314,60 @@ def _candidates(view: View, misread: tuple[int, float] | None) -> list[Candidate
             if cnt[p] == 0:
                 gain = gain + r.open_bonus
             band = r.band_weight * (max(0.0, r.band_lo[p] - v) + max(0.0, v - r.band_hi[p]))
-            pen = 0.0
-            prev = 0.0
-            has_prev = False
-            for q in range(SEGMENTS):
-                if cnt[q] == 0 and q != p:
-                    continue
-                x = e_new if q == p else est[q]
-                if has_prev:
-                    pen = pen + max(0.0, prev - x)
-                pen = pen + max(0.0, x - r.cap)
-                pen = pen + max(0.0, x - r.vmax[q])
-                prev = x
-                has_prev = True
+            pen = _order_penalty(r, p, e_new, cnt, est)
             score = gain - r.order_weight * pen - band
-            face_up = view.face_up_left > 0 and abs(v - r.belief(p, pub[p])) >= r.face_up_threshold
+            if _misses_lone(r, p, v, e_new, cnt, est):
+                score = score - LONE_MISS
+            # The card on a lone segment goes face up while the budget lasts: it caps the
+            # segments before it, and everyone should know by how much.
+            face_up = view.face_up_left > 0 and (
+                abs(v - r.belief(p, pub[p])) >= r.face_up_threshold or r.lone_floor[p] > 0.0
+            )
             move = Move(card, r.order[p], face_up)
             candidates.append(Candidate(move, tier, score))
     return candidates
+
+
+def _order_penalty(r: TableRules, p: int, e_new: float, cnt: list[int], est: list[float]) -> float:
+    """How far the believed totals break the rising order, the cap or a value range once
+    position ``p`` holds ``e_new`` (segments without a card are skipped, except that an
+    empty lone segment counts as holding its floor: it caps the segments read before it)."""
+    pen = 0.0
+    prev = 0.0
+    has_prev = False
+    for q in range(SEGMENTS):
+        if q == p:
+            x = e_new
+        elif cnt[q] > 0:
+            x = est[q]
+        elif r.lone_floor[q] > 0.0:
+            x = r.lone_floor[q]
+        else:
+            continue
+        if has_prev:
+            pen = pen + max(0.0, prev - x)
+        pen = pen + max(0.0, x - r.cap)
+        pen = pen + max(0.0, x - r.vmax[q])
+        prev = x
+        has_prev = True
+    return pen
+
+
+def _misses_lone(
+    r: TableRules, p: int, v: int, e_new: float, cnt: list[int], est: list[float]
+) -> bool:
+    """Whether placing ``v`` at position ``p`` (believed total ``e_new`` after it) breaks the
+    lone-segment convention (``plans.Plan.lone``): a card below the floor on a lone segment,
+    or a segment read before a lone one above its cap (the floor while it is empty, then
+    what its card is believed to be, never less than the floor)."""
+    if v < r.lone_floor[p]:
+        return True
+    for q in range(p + 1, SEGMENTS):
+        if r.lone_floor[q] > 0.0:
+            cap = r.lone_floor[q] if cnt[q] == 0 else max(r.lone_floor[q], est[q])
+            if e_new > cap:
+                return True
+    return False
 
 
 def _still_reachable(

@@ -18,7 +18,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from .agents import CARDS_IN_PLAY, SLIP_MISREAD, TableRules
+from .agents import CARDS_IN_PLAY, LONE_MISS, SLIP_MISREAD, TableRules
 from .plans import AVERAGE_CARD
 
 SEG = 6
@@ -33,7 +33,7 @@ class CompiledTable:
     """TableRules as arrays for the kernel."""
 
     ints: IntArray  # rows: see _pack
-    floats: FloatArray
+    floats: FloatArray  # rows: targets, vmin, vmax, band_lo, band_hi, lone_floor
     allowed: IntArray  # [position, seat]
     scalars: FloatArray  # need_weight, order_weight, open_bonus, threshold, band_weight, cap
     info: IntArray  # players, opener, first0, first1, n_first
@@ -44,7 +44,9 @@ def pack(r: TableRules) -> CompiledTable:
         [r.min_count, r.max_count, r.min_sun, r.max_sun, r.min_moon, r.max_moon, r.sole_owner],
         dtype=np.int64,
     )
-    floats = np.array([r.targets, r.vmin, r.vmax, r.band_lo, r.band_hi], dtype=np.float64)
+    floats = np.array(
+        [r.targets, r.vmin, r.vmax, r.band_lo, r.band_hi, r.lone_floor], dtype=np.float64
+    )
     allowed = np.array([[1 if a else 0 for a in row] for row in r.allowed], dtype=np.int64)
     scalars = np.array(
         [r.need_weight, r.order_weight, r.open_bonus, r.face_up_threshold, r.band_weight, r.cap],
@@ -81,6 +83,7 @@ def _play_one(
     min_sun, max_sun, min_moon, max_moon = ints[2], ints[3], ints[4], ints[5]
     sole = ints[6]
     targets, vmin, vmax, band_lo, band_hi = floats[0], floats[1], floats[2], floats[3], floats[4]
+    lone_floor = floats[5]
     w, order_w, open_bonus = scalars[0], scalars[1], scalars[2]
     threshold, band_w, cap = scalars[3], scalars[4], scalars[5]
     players, opener, n_first = info[0], info[1], info[4]
@@ -241,9 +244,14 @@ def _play_one(
                 prev = 0.0
                 has_prev = False
                 for q in range(SEG):
-                    if cnt[q] == 0 and q != p:
+                    if q == p:
+                        x = e_new
+                    elif cnt[q] > 0:
+                        x = est[q]
+                    elif lone_floor[q] > 0.0:
+                        x = lone_floor[q]  # an empty lone segment counts as its floor
+                    else:
                         continue
-                    x = e_new if q == p else est[q]
                     if has_prev:
                         pen = pen + max(0.0, prev - x)
                     pen = pen + max(0.0, x - cap)
@@ -251,6 +259,15 @@ def _play_one(
                     prev = x
                     has_prev = True
                 score = gain - order_w * pen - band
+                # agents._misses_lone: the lone-segment convention (plans.Plan.lone).
+                miss = v < lone_floor[p]
+                for q in range(p + 1, SEG):
+                    if lone_floor[q] > 0.0:
+                        lone_cap = lone_floor[q] if cnt[q] == 0 else max(lone_floor[q], est[q])
+                        if e_new > lone_cap:
+                            miss = True
+                if miss:
+                    score = score - LONE_MISS
                 if tier < best_tier or score > best_score:
                     best_tier = tier
                     best_score = score
@@ -261,7 +278,7 @@ def _play_one(
         p = best_p
         v = values[s]
         b = _belief(targets[p], pub[p], w)
-        face_up = face_up_left > 0 and abs(v - b) >= threshold
+        face_up = face_up_left > 0 and (abs(v - b) >= threshold or lone_floor[p] > 0.0)
         used[s] = 1
         board_pos[t] = p
         board_seat[t] = me

@@ -4,14 +4,14 @@ random and mutated points of it, and the priors where long searches ended."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from rules.clock import Clock
 from rules.seats import Seats
 
-from .plans import Plan, colour_owners, reading_order, shaped_targets
+from .plans import Plan, colour_owners, lone_segment, lone_targets, reading_order, shaped_targets
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,10 @@ class Genes:
     # none): big cards wait for the piles. It helps at 2 players (a long search's priors
     # gain about 0.01 clean and 0.015 with slips), not at 3 or 4.
     low_ceiling: float = 0.0
+    # The lone segment's floor (``Plan.lone``; below 1: none): "segment 5 takes one card
+    # alone, a card of lone_floor or more". Only where the clock calls for it
+    # (``plans.lone_segment``); elsewhere it is always 0 and the plan has no lone segment.
+    lone_floor: float = 0.0
 
     def plan(self, clock: Clock, seats: Seats) -> Plan:
         floor = int(round(self.pile_floor))
@@ -43,16 +47,27 @@ class Genes:
         ceiling = int(round(self.low_ceiling))
         if 2 <= ceiling < 12:
             bands.update(dict.fromkeys(order[: self.split], (1, ceiling)))
+        targets = shaped_targets(clock, self.low, self.high, self.split)
+        owners = colour_owners(clock, seats)
+        lone: dict[int, int] = {}
+        alone = lone_segment(clock) if self.lone_floor >= 1 else None
+        if alone is not None:
+            # Whoever holds a card big enough plays it there: no owner, no band.
+            lone = {alone: min(12, int(round(self.lone_floor)))}
+            targets = lone_targets(clock, targets, alone)
+            owners.pop(alone, None)
+            bands.pop(alone, None)
         return Plan(
-            targets=shaped_targets(clock, self.low, self.high, self.split),
+            targets=targets,
             need_weight=round(self.need_weight, 3),
             order_weight=round(self.order_weight, 3),
             open_bonus=round(self.open_bonus, 2),
             face_up_threshold=round(self.face_up_threshold, 2),
             opener=self.opener,
-            owners=colour_owners(clock, seats),
+            owners=owners,
             bands=bands,
             band_weight=round(self.band_weight, 3) if bands else 1.0,
+            lone=lone,
         )
 
 
@@ -67,7 +82,7 @@ def random_genes(rng: np.random.Generator, clock: Clock, players: int) -> Genes:
     low1 = low0 + rng.uniform(0.0, 8.0)
     high1 = rng.uniform(max(low1 + 4.0, top - 6.0), top)
     high0 = rng.uniform(low1 + 1.0, high1)
-    return Genes(
+    genes = Genes(
         low=(low0, low1),
         high=(high0, high1),
         split=int(rng.integers(2, 5)),
@@ -79,6 +94,19 @@ def random_genes(rng: np.random.Generator, clock: Clock, players: int) -> Genes:
         pile_floor=0.0 if rng.random() < 0.5 else rng.uniform(5.0, 10.0),
         band_weight=math.exp(rng.uniform(math.log(0.05), math.log(1.0))),
     )
+    if lone_segment(clock) is not None:  # drawn only there: other clocks draw as before
+        genes = replace(genes, lone_floor=0.0 if rng.random() < 0.5 else rng.uniform(8.0, 12.0))
+    return genes
+
+
+def lone_starts(clock: Clock, starts: list[Genes]) -> list[Genes]:
+    """The starting points with a lone segment, where the clock calls for one (else none)."""
+    if lone_segment(clock) is None:
+        return []
+    return [replace(g, lone_floor=LONE_FLOOR) for g in starts]
+
+
+LONE_FLOOR = 10.0  # the lone segment's floor the search starts from
 
 
 def mutate(rng: np.random.Generator, g: Genes, clock: Clock, players: int, scale: float) -> Genes:
@@ -110,6 +138,7 @@ def mutate(rng: np.random.Generator, g: Genes, clock: Clock, players: int, scale
         band_weight=float(math.exp(jiggle(math.log(g.band_weight), 0.3, -4.0, 1.0))),
         # Jiggled only where there is one, so plans without it draw the same numbers.
         low_ceiling=jiggle(g.low_ceiling, 0.7, 2.0, 11.0) if g.low_ceiling else 0.0,
+        lone_floor=jiggle(g.lone_floor, 0.7, 1.0, 12.0) if g.lone_floor else 0.0,
     )
 
 

@@ -24,12 +24,22 @@ seats 1..players in seating order, both as people say them::
       "owners": {"1": [2]},                  # optional: segment -> the only seats that play
                                              # there (a colour rule's Sun holder, ...)
       "bands": {"6": [8, 12]},               # optional: segment -> preferred card values
-      "band_weight": 1.0                     # cost per point a card falls outside its band
+      "band_weight": 1.0,                    # cost per point a card falls outside its band
+      "lone": {"5": 10}                      # optional: segment -> the smallest card that goes
+                                             # there alone ("no clock left behind", below)
     }
 
 Every key except ``version`` and ``targets`` may be left out and takes the default above
-(``owners`` and ``bands`` default to none). Unknown keys are refused so that a typo in a
-hand-edited plan file does not silently fall back to a default.
+(``owners``, ``bands`` and ``lone`` default to none). Unknown keys are refused so that a typo
+in a hand-edited plan file does not silently fall back to a default.
+
+A lone segment (``lone``) is the convention for a clock whose rule lets a segment read late
+hold one card only (``card_count`` 1, ``max_cards`` 1, ``colours`` with one card): that card
+also caps every segment read before it. The table says "segment 5 takes one card only: a card
+of 10 or more; until it is down, count it as a 10 and keep every segment before it at or
+below that". Both engines play it alike: a smaller card there breaks the plan (like playing
+on a segment another seat covers), and while it is empty the players count it as holding its
+floor when they keep the totals rising (``agents._candidates``).
 """
 
 from __future__ import annotations
@@ -53,7 +63,7 @@ _DEFAULTS: dict[str, float] = {
     "face_up_threshold": 3.0,
     "band_weight": 1.0,
 }
-_KEYS = {"version", "targets", "opener", "owners", "bands", *_DEFAULTS}
+_KEYS = {"version", "targets", "opener", "owners", "bands", "lone", *_DEFAULTS}
 # Bounds keep hand-edited plans within what the simulated players can act on sensibly.
 _BOUNDS: dict[str, tuple[float, float]] = {
     "need_weight": (0.0, 1.0),
@@ -81,6 +91,7 @@ class Plan:
     owners: dict[int, tuple[int, ...]] = field(default_factory=dict)
     bands: dict[int, tuple[int, int]] = field(default_factory=dict)
     band_weight: float = 1.0
+    lone: dict[int, int] = field(default_factory=dict)  # segment -> smallest card there
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -97,6 +108,8 @@ class Plan:
         if self.bands:
             data["bands"] = {str(s): list(v) for s, v in sorted(self.bands.items())}
             data["band_weight"] = self.band_weight
+        if self.lone:
+            data["lone"] = {str(s): v for s, v in sorted(self.lone.items())}
         return data
 
     @classmethod
@@ -147,11 +160,19 @@ class Plan:
             if low > high:
                 raise ValueError(f"plan.bands.{key}: low {low} is above high {high}")
             bands[segment] = (low, high)
+        lone: dict[int, int] = {}
+        raw_lone = data.get("lone", {})
+        if not isinstance(raw_lone, dict):
+            raise ValueError("plan.lone: expected an object {segment: smallest card}")
+        for key, floor in raw_lone.items():
+            segment = _segment(key, "plan.lone")
+            lone[segment] = int(_number(floor, f"plan.lone.{key}", 1, 12))
         return cls(
             targets=parsed_targets,
             opener=opener,
             owners=owners,
             bands=bands,
+            lone=lone,
             **numbers,
         )
 
@@ -297,3 +318,42 @@ def h_plan(clock: Clock, seats: Seats) -> Plan:
         targets=shaped_targets(clock, (5 * scale, 9 * scale), (17 * scale, 23 * scale)),
         owners=colour_owners(clock, seats),
     )
+
+
+LONE_FROM = 2  # a one-card segment read this late (0: the start segment) caps enough to matter
+
+
+def lone_segment(clock: Clock) -> int | None:
+    """The segment where the clock calls for the lone-segment convention (``Plan.lone``): a
+    segment its rules limit to one card (``card_count`` 1, ``max_cards`` 1, ``colours`` with
+    one card), read third or later, so that its one card caps the segments read before it.
+    The last one read when there are several; None on every other clock."""
+    order = reading_order(clock)
+    found: int | None = None
+    for params in rule_params(clock):
+        kind = params.get("kind")
+        if kind in ("card_count", "max_cards"):
+            one = int(params["count"]) == 1
+        elif kind == "colours":
+            one = int(params["sun"]) + int(params["moon"]) == 1
+        else:
+            continue
+        segment = int(params["segment"])
+        at = order.index(segment)
+        if one and at >= LONE_FROM and (found is None or at > order.index(found)):
+            found = segment
+    return found
+
+
+def lone_targets(clock: Clock, targets: tuple[float, ...], segment: int) -> tuple[float, ...]:
+    """``targets`` for a plan with ``segment`` alone: it aims at the highest card, 12, and
+    the segments read before it at most that (one card caps them all)."""
+    order = reading_order(clock)
+    at = order.index(segment)
+    out = list(targets)
+    for s in order[:at]:
+        out[s - 1] = min(out[s - 1], 12.0)
+    for s in order[at:]:
+        out[s - 1] = max(out[s - 1], 12.0)
+    out[segment - 1] = 12.0
+    return tuple(out)

@@ -32,7 +32,7 @@ from rules.clock import Clock
 from rules.seats import Seats
 
 from . import choice
-from .genes import OTHER_STARTS, PRIORS, Genes, h_genes, mutate, random_genes
+from .genes import OTHER_STARTS, PRIORS, Genes, h_genes, lone_starts, mutate, random_genes
 from .hint_result import STAGES, Alternative, HintResult, Progress, Stage, plan_size
 from .plans import Plan, baseline_plan, h_plan
 from .search_run import BREED, CHOICES, FRESH, SEARCH, SLIP_RATE, Deals, Measured, Run, seed_for
@@ -132,6 +132,8 @@ def _race(
     clock, players = run.clock, run.seats.players
     baseline, slipping = run.baseline, run.slipping
     pool: list[Genes] = [prior, h_genes(), *OTHER_STARTS]
+    # Where a late segment takes one card only, the same starts with it alone (plans.Plan.lone).
+    pool += lone_starts(clock, pool)
     clean_field: list[tuple[float, int, Genes]] = []
     for round_index, (size, games, keep) in enumerate(run.schedule.rounds):
         # Refill the field: random plans in the first round, offspring of survivors later.

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rules.clock import Clock
 from rules.i18n import LANGUAGES, join_numbers, join_words
@@ -59,6 +60,15 @@ _T: dict[str, dict[str, str]] = {
         "nl": "{who} nemen segment {s}.",
         "ja": "区画{s}は{who}が担当。",
     },
+    # Line 2 too: a segment that takes one card alone (plans.Plan.lone).
+    "lone": {
+        "en": "Segment {s} takes one card alone: {card} of {k} or more, from whoever holds one.",
+        "nl": "Segment {s} krijgt maar één kaart: {card} van {k} of hoger, van wie er een heeft.",
+        "ja": "区画{s}には1枚だけ：{k}以上の{card}を、持っている人が置きます。",
+    },
+    "a_card": {"en": "a card", "nl": "een kaart", "ja": "カード"},
+    "a_sun": {"en": "a Sun", "nl": "een zon", "ja": "太陽"},
+    "a_moon": {"en": "a Moon", "nl": "een maan", "ja": "月"},
     # After the lines: a rule in the table's own words that the plan does not know.
     "described": {
         "en": "This plan does not know the rule \u201c{text}\u201d: adjust it yourselves.",
@@ -140,6 +150,13 @@ _T: dict[str, dict[str, str]] = {
         "en": "On segment {s}, play cards of {lo} or more when you can.",
         "nl": "Op segment {s} leg je waar het kan kaarten van {lo} of hoger.",
         "ja": "区画{s}には、なるべく{lo}以上のカードを。",
+    },
+    "lone_cap": {
+        "en": "Until segment {s} has its card, count it as {k}: keep every segment before it "
+        "at {k} or less.",
+        "nl": "Zolang segment {s} zijn kaart niet heeft, tel het als {k}: houd elk segment "
+        "ervoor op {k} of minder.",
+        "ja": "区画{s}のカードが置かれるまでは{k}と数え、その前の区画はすべて{k}以下に保ちます。",
     },
     "band_up_many": {
         "en": "On segments {s}, play cards of {lo} or more when you can.",
@@ -223,6 +240,12 @@ def plan_speech(  # noqa: C901 - one branch per line the table hears
             second.append(say(key, lang, who=who(owners), s=segment))
             details.append(say("only_owner", lang, who=who(owners), s=segment))
 
+    for segment, floor in sorted(plan.lone.items()):
+        card = _lone_card(colour_rules.get(segment), lang)
+        second.append(say("lone", lang, s=segment, card=card, k=floor))
+        if order.index(segment) > 0:
+            details.append(say("lone_cap", lang, s=segment, k=floor))
+
     if face_up > 0:
         k = spoken_number(plan.face_up_threshold)
         third = say("face_up", lang, n=face_up, k=k)
@@ -283,6 +306,15 @@ def _read_as(plan: Plan, missing: float) -> int:
 
 def _join(sentences: Sequence[str], lang: str) -> str:
     return ("" if lang == "ja" else " ").join(sentences)
+
+
+def _lone_card(rule: dict[str, Any] | None, lang: str) -> str:
+    """ "a card", or "a Sun" / "a Moon" where a colour rule says which."""
+    if rule is not None and rule.get("sun") == 1 and rule.get("moon") == 0:
+        return say("a_sun", lang)
+    if rule is not None and rule.get("moon") == 1 and rule.get("sun") == 0:
+        return say("a_moon", lang)
+    return say("a_card", lang)
 
 
 def _colours_phrase(suns: int, moons: int, lang: str) -> str:

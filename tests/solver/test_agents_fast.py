@@ -30,6 +30,11 @@ SPECIAL = Clock.from_json(
         ],
     }
 )
+# A late segment that takes one card only: plans may put it alone (plans.Plan.lone).
+LONE = Clock.from_json({"id": "5-1", "rules": [{"kind": "max_cards", "segment": 5, "count": 1}]})
+LONE_SUN = Clock.from_json(
+    {"id": "5-1", "start": 2, "rules": [{"kind": "colours", "segment": 6, "sun": 1, "moon": 0}]}
+)
 ONE_ONE = Clock.from_json(
     {
         "id": "1-1",
@@ -89,3 +94,15 @@ def test_engines_agree_on_special_rules_and_a_moved_start() -> None:
 def test_engines_agree_on_chapter_one_clock_one() -> None:
     seats = parse_colours("SMMM+SS/MMSM+MS")
     _assert_same_games(ONE_ONE, "SMMM+SS/MMSM+MS", h_plan(ONE_ONE, seats), 0, games=100)
+
+
+@pytest.mark.parametrize(
+    ("clock", "colours", "lone"),
+    [(LONE, "SSMM/SMMM/SSMM", {5: 10}), (LONE_SUN, "SSM/MMS/SMS/MSM", {6: 11})],
+)
+def test_engines_agree_on_a_lone_segment(clock: Clock, colours: str, lone: dict[int, int]) -> None:
+    seats = parse_colours(colours)
+    plan = h_plan(clock, seats).with_(lone=lone, owners={})
+    _assert_same_games(clock, colours, plan, seats.players, games=150)
+    # With the face-up budget spent early, the lone card is read like any face-down card.
+    _assert_same_games(clock, colours, plan.with_(face_up_threshold=0.0), 1, games=100)

@@ -39,7 +39,7 @@ from solver.core.simulate import (
     play_reference,
     simulate,
 )
-from tests.solver.test_agents_fast import ONE_ONE, SPECIAL, _slot_to_deal_index
+from tests.solver.test_agents_fast import LONE, ONE_ONE, SPECIAL, _slot_to_deal_index
 
 BASE = Clock("2-1", 2, 1)
 TABLES = ["SSMM/SMSM/MMSS", "SSMM+SM/SMMM+SS", "SSM/MMS/SMS/MSM"]
@@ -195,11 +195,14 @@ def test_a_random_move_is_uniform_over_the_placeable_moves() -> None:
         (BASE, "SSM/MMS/SMS/MSM", 0.3),
         (SPECIAL, "SSMM/SMSM/MMSS", 0.5),
         (ONE_ONE, "SSM/MMS/SMS/MSM", 0.4),
+        (LONE, "SSMM/SMMM/SSMM", 0.4),
     ],
 )
 def test_engines_agree_game_for_game_with_slips(clock: Clock, colours: str, rate: float) -> None:
     seats = parse_colours(colours)
     plan = baseline_plan(clock, seats, seats.players) if clock is SPECIAL else h_plan(clock, seats)
+    if clock is LONE:  # a segment alone (plans.Plan.lone)
+        plan = plan.with_(lone={5: 10})
     games = 120
     values = draw_values(seats, games, seed=11)
     slips = draw_slips(games, seed=11)
