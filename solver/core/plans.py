@@ -320,7 +320,7 @@ def h_plan(clock: Clock, seats: Seats) -> Plan:
     )
 
 
-LONE_FROM = 2  # a one-card segment read this late (0: the start segment) caps enough to matter
+LONE_FROM = 3  # a one-card segment read this late (0: the start segment) caps enough to matter
 
 
 def lone_segment(clock: Clock) -> int | None:
