@@ -2,11 +2,12 @@
 
 Only things a table may say in the discussion phase appear here: targets, who covers which
 segment, how to read a face-down card, when to play face up, who opens. What the table says
-aloud is at most three short lines (``plan_speech``): the targets; who opens and who alone
-covers a segment; how many cards may go face up, and when. Everything else (the clock's
-other rules, value bands, how to read a face-down card, keeping the totals rising) is the
-fine print, said in plain words behind "Why / details". Players are named when the table
-gives its names (plain strings, in seat order), else called by their seat.
+aloud is at most three short lines (``plan_speech``): the targets; who opens, who alone
+covers a segment and which card goes alone on a segment (``Plan.lone``); how many cards may
+go face up, and when. Everything else (the clock's other rules, value bands, how to read a
+face-down card, keeping the totals rising) is the fine print, said in plain words behind
+"Why / details". Players are named when the table gives its names (plain strings, in seat
+order), else called by their seat.
 """
 
 from __future__ import annotations
