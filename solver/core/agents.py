@@ -359,13 +359,16 @@ def _misses_lone(
     """Whether placing ``v`` at position ``p`` (believed total ``e_new`` after it) breaks the
     lone-segment convention (``plans.Plan.lone``): a card below the floor on a lone segment,
     or a segment read before a lone one above its cap (the floor while it is empty, then
-    what its card is believed to be, never less than the floor)."""
+    what its card is believed to be, never less than the floor) or above the next segment
+    when that one has cards and is not the lone one."""
     if v < r.lone_floor[p]:
         return True
     for q in range(p + 1, SEGMENTS):
         if r.lone_floor[q] > 0.0:
             cap = r.lone_floor[q] if cnt[q] == 0 else max(r.lone_floor[q], est[q])
             if e_new > cap:
+                return True
+            if cnt[p + 1] > 0 and r.lone_floor[p + 1] == 0.0 and e_new > est[p + 1]:
                 return True
     return False
 

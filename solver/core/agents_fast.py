@@ -266,6 +266,8 @@ def _play_one(
                         lone_cap = lone_floor[q] if cnt[q] == 0 else max(lone_floor[q], est[q])
                         if e_new > lone_cap:
                             miss = True
+                        if cnt[p + 1] > 0 and lone_floor[p + 1] == 0.0 and e_new > est[p + 1]:
+                            miss = True
                 if miss:
                     score = score - LONE_MISS
                 if tier < best_tier or score > best_score:

@@ -153,11 +153,12 @@ _T: dict[str, dict[str, str]] = {
         "ja": "区画{s}には、なるべく{lo}以上のカードを。",
     },
     "lone_cap": {
-        "en": "Until segment {s} has its card, count it as {k}: keep every segment before it "
-        "at {k} or less.",
-        "nl": "Zolang segment {s} zijn kaart niet heeft, tel het als {k}: houd elk segment "
-        "ervoor op {k} of minder.",
-        "ja": "区画{s}のカードが置かれるまでは{k}と数え、その前の区画はすべて{k}以下に保ちます。",
+        "en": "Until segment {s} has its card, count it as {k}; before it, never push a "
+        "segment past segment {s} or past the next one.",
+        "nl": "Zolang segment {s} zijn kaart niet heeft, tel het als {k}; duw ervoor nooit "
+        "een segment voorbij segment {s} of voorbij het volgende.",
+        "ja": "区画{s}のカードが置かれるまでは{k}と数えます。その前の区画は、"
+        "区画{s}も次の区画も決して超えないように。",
     },
     "band_up_many": {
         "en": "On segments {s}, play cards of {lo} or more when you can.",
