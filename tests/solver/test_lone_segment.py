@@ -2,8 +2,9 @@
 
 Where a clock's rule limits a segment read fourth or later to one card, that card caps every
 segment before it, and plans that pile up high totals fail almost always. The lone-segment
-convention ("segment 5 takes one card alone: a card of 10 or more; keep every segment before
-it at 10 or less") is proposed there, and only there; it is said aloud in three languages.
+convention ("segment 5 takes one card alone: a card of 10 or more"; until it has its card,
+count it as 10, and before it never push a segment past it or past the next one) is proposed
+there, and only there; it is said aloud in three languages.
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ def test_the_lone_segment_is_said_aloud(lang: str) -> None:
         "ja": "区画6には1枚だけ：11以上の太陽を、持っている人が置きます。",
     }[lang]
     assert said in speech.lines[1]
+    assert all(len(line) <= (80 if lang == "ja" else 130) for line in speech.lines)
     assert any("11" in d and "6" in d for d in speech.details)
 
 
