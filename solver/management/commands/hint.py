@@ -16,6 +16,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from rules.errors import RulesError
 from rules.i18n import LANGUAGES
@@ -92,7 +93,6 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(data, ensure_ascii=False))
             return
         low, high = data["interval"]
-        odds = "unknown" if data["odds"] is None else f"{data['odds']:.3f}"
         for line in speech.lines:
             self.stdout.write(line)
         self.stdout.write("")
@@ -100,15 +100,32 @@ class Command(BaseCommand):
             self.stdout.write(f"- {detail}")
         self.stdout.write("")
         slow, shigh = data["interval_with_slips"]
-        self.stdout.write(
-            f"Pass rate {data['pass_rate']:.3f} (95% {low:.3f}–{high:.3f}, {data['games']} "
-            f"simulated games) if everyone plays it as said; {data['pass_rate_with_slips']:.3f} "
-            f"(95% {slow:.3f}–{shigh:.3f}) with a slip at {data['slip_rate']:g} of the "
-            f"decisions; baseline plan {data['baseline_rate']:.3f}; odds with every card "
-            f"visible {odds}."
-        )
-        for text in data["ignored_rules"]:
-            self.stdout.write(f"An upper bound: the plan and the odds leave out the rule {text!r}.")
+        with translation.override(options["lang"]):
+            self.stdout.write(
+                _(
+                    "Pass rate %(rate)s (95%% %(low)s–%(high)s, %(games)s simulated games) if "
+                    "everyone plays it as said; %(with_slips)s (95%% %(slow)s–%(shigh)s) with a "
+                    "slip at %(slip_rate)s of the decisions; baseline plan %(baseline)s; odds "
+                    "with every card visible %(odds)s."
+                )
+                % {
+                    "rate": f"{data['pass_rate']:.3f}",
+                    "low": f"{low:.3f}",
+                    "high": f"{high:.3f}",
+                    "games": data["games"],
+                    "with_slips": f"{data['pass_rate_with_slips']:.3f}",
+                    "slow": f"{slow:.3f}",
+                    "shigh": f"{shigh:.3f}",
+                    "slip_rate": f"{data['slip_rate']:g}",
+                    "baseline": f"{data['baseline_rate']:.3f}",
+                    "odds": _("unknown") if data["odds"] is None else f"{data['odds']:.3f}",
+                }
+            )
+            for text in data["ignored_rules"]:
+                self.stdout.write(
+                    _("An upper bound: the plan and the odds leave out the rule %(rule)s.")
+                    % {"rule": repr(text)}
+                )
         self.stdout.write(f"Plan: {json.dumps(data['plan'])}")
         for other in data["alternatives"]:
             self.stdout.write(
