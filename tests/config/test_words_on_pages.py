@@ -13,9 +13,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from campaigns.groups.services import create_group, fill_in_session
-from campaigns.models import HistoryImport, Membership
-from campaigns.play.services import record_attempt, skip
+from campaigns.models import HistoryImport
 from rules.catalogue import get_clock
 from rules.seats import parse_colours
 from solver import services as hint_services
@@ -25,6 +23,7 @@ from solver.core.words import all_words
 from solver.hint_inputs import parse_input
 from solver.models import HintRequest
 from solver.results import result_json
+from tests.evening import an_evening
 
 pytestmark = pytest.mark.django_db
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
@@ -111,14 +110,8 @@ def _text(html: str) -> str:
 @pytest.fixture
 def pages(alice: User, bob: User, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr("solver.jobs.app.send_task", lambda *args, **kwargs: None)
-    group = create_group(alice, "Dinsdagavondtafel", ["Annemarie", "Bartholomeus", "Cleo"])
-    Membership.objects.create(group=group, user=bob, role=Membership.Role.VIEWER)
-    campaign = group.current_campaign()
-    session = fill_in_session(campaign, list(group.players.all()))
-    record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
-    skip(campaign, alice, "1-1")
-    campaign.refresh_from_db()
-    record_attempt(campaign, alice, "1-2", "passed", 4, session=session)
+    evening = an_evening(alice, bob)
+    group, campaign = evening.group, evening.campaign
     hint, _created = hint_services.request_hint(
         alice, parse_input("1-1", "SSMM/MMSS/SMSM", None), group=group, campaign=campaign
     )
@@ -143,27 +136,11 @@ def pages(alice: User, bob: User, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     started = HistoryImport.objects.create(owner=alice, events_total=500)
     g = f"/groups/{group.pk}/"
     return [
-        "/",
-        g,
-        g + "table/",
+        *evening.pages(),
         f"{g}table/plan/1-3/",
-        g + "sessions/",
-        f"{g}sessions/{session.pk}/",
-        g + "sleeve/",
-        g + "statistics/",
         g + "statistics/?campaign=all&players=3",
-        g + "members/",
-        g + "settings/",
-        g + "clocks/1-1/",
-        g + "clocks/1-2/",
-        g + "clocks/1-3/edit/",
         f"/imports/{started.pk}/",
-        "/hints/",
-        f"/hints/new/?group={group.pk}",
         f"/hints/{hint.pk}/",
-        "/accounts/token/",
-        "/accounts/password_change/",
-        "/offline/",
     ]
 
 

@@ -96,12 +96,17 @@ def screenshot() -> Callable[[Any, str], Path]:
 
 @pytest.fixture
 def phones(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
-    """phones(user, viewport=PHONE): a browser context signed in as ``user`` (a session made
-    by the test client); every context is closed after the test, so none polls on."""
+    """phones(user, viewport=PHONE, lang=None): a browser context signed in as ``user`` (a
+    session made by the test client), in ``lang`` (the language cookie) if given; every
+    context is closed after the test, so none polls on."""
     contexts: list[Any] = []
 
-    def _new(user: User, viewport: dict[str, int] = PHONE) -> Any:
+    def _new(user: User, viewport: dict[str, int] = PHONE, lang: str | None = None) -> Any:
         context = _phone(browser, live_server, user, viewport)
+        if lang is not None:
+            context.add_cookies(
+                [{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live_server.url}]
+            )
         contexts.append(context)
         return context
 

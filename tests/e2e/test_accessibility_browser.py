@@ -12,22 +12,19 @@ test_keyboard_browser.py."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from axe_playwright_python.base import AXE_SCRIPT
-from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client
 
-from campaigns.groups.services import create_group, fill_in_session
-from campaigns.models import HistoryImport, Membership
-from campaigns.play.services import record_attempt, skip
+from campaigns.models import HistoryImport
 from solver import jobs
 from solver import services as hint_services
 from solver.hint_inputs import parse_input
 from tests.e2e.conftest import DESKTOP, PHONE
+from tests.evening import an_evening
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -48,46 +45,23 @@ def member_pages(
     monkeypatch.setattr("solver.jobs.app.send_task", lambda *args, **kwargs: None)
     alice = User.objects.create_user("alice", password="password")
     bob = User.objects.create_user("bob", password="password")
-    group = create_group(alice, "Dinsdagavondtafel", ["Annemarie", "Bartholomeus", "Cleo"])
-    Membership.objects.create(group=group, user=bob, role=Membership.Role.VIEWER)
-    campaign = group.current_campaign()
-    session = fill_in_session(campaign, list(group.players.all()))
-    record_attempt(campaign, alice, "1-1", "failed", 3, session=session)
-    skip(campaign, alice, "1-1")
-    campaign.refresh_from_db()
-    record_attempt(campaign, alice, "1-2", "passed", 3, session=session)
+    evening = an_evening(alice, bob)
+    group = evening.group
     hint, _created = hint_services.request_hint(
-        alice, parse_input("1-3", "SSMM/MMSS/SMSM", None), group=group, campaign=campaign
+        alice, parse_input("1-3", "SSMM/MMSS/SMSM", None), group=group, campaign=evening.campaign
     )
     jobs.run(hint.pk, "audit")
     hint.refresh_from_db()
     assert hint.result and hint.result["alternatives"], "the plan tabs are audited too"
     started = HistoryImport.objects.create(owner=alice, events_total=500)
-    g = f"/groups/{group.pk}/"
     yield (
         alice,
         [
-            "/",
-            g,
-            g + "table/",
-            g + "sessions/",
-            f"{g}sessions/{session.pk}/",
-            g + "sleeve/",
-            g + "statistics/",
-            g + "members/",
-            g + "settings/",
-            g + "clocks/1-1/",
-            g + "clocks/1-2/",
-            g + "clocks/1-3/edit/",
+            *evening.pages(),
             f"/join/{group.invite_token}/",
             f"/imports/{started.pk}/",
-            "/hints/",
-            f"/hints/new/?group={group.pk}",
             f"/hints/{hint.pk}/",
-            "/accounts/token/",
-            "/accounts/password_change/",
             "/accounts/password_change/done/",
-            "/offline/",
         ],
     )
 
@@ -119,25 +93,13 @@ def _audit(page: Any) -> list[str]:
 
 
 def test_every_member_page_passes_axe(
-    browser: Any, live_server: Any, member_pages: tuple[User, list[str]]
+    phones: Callable[..., Any], live_server: Any, member_pages: tuple[User, list[str]]
 ) -> None:
     alice, pages = member_pages
-    client = Client()
-    client.force_login(alice)
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
     violations: list[str] = []
     errors: list[str] = []  # in the console: a chart the browser could not draw, a refusal
     for lang in LANGUAGES:
-        context = browser.new_context(viewport=PHONE)
-        context.add_cookies(
-            [
-                {"name": name, "value": value, "url": live_server.url}
-                for name, value in [
-                    (settings.SESSION_COOKIE_NAME, session),
-                    (settings.LANGUAGE_COOKIE_NAME, lang),
-                ]
-            ]
-        )
+        context = phones(alice, lang=lang)
         page = context.new_page()
         page.on(
             "console",
@@ -158,6 +120,6 @@ def test_every_member_page_passes_axe(
                 page.wait_for_load_state("networkidle")
                 violations += [f"{lang} {path} {line}" for line in _audit(page)]
         finally:
-            context.close()
+            context.close()  # before the next language (the fixture closes it again, harmlessly)
     assert not violations, f"{len(violations)} axe violations:\n" + "\n".join(violations)
     assert errors == []
