@@ -695,3 +695,363 @@ def decide_value_sets(sun_masks, moon_masks, pos, glob, out, chunks):
                 for k in range(SEGMENTS):
                     witness[k] = s[_CHOICE + k]
                 witness_values = key
+
+
+# ------------------------------------------------------------------ colour rules by multiset
+#
+# A clock whose colour rules all sit on one reading position ``kc`` is decided per multiset
+# of values rather than per value set. Within a multiset, a value held in both colours is a
+# Sun card and a Moon card; a value held once (a "single") has the colour the value set gives
+# it, and a value set is the multiset plus the set T of singles that are Suns. A layout of
+# the multiset that keeps every rule but the colour rules passes for exactly those T under
+# which the cards it puts on ``kc`` have the colours those rules ask for, which depends only
+# on how many of its singles are in T. So the multiset's passing T are the union, over the
+# card sets X that some layout puts on ``kc`` ("pins"), of {T : |T ∩ singles(X)| ∈ J(X)}.
+#
+# Per multiset: the colour-blind oracle (the clock without its colour rules) finds a layout
+# or proves there is none; then candidate pins that would pass a T not covered yet are tried,
+# first by moving them onto ``kc`` in a known layout (no search), then by the colour-blind
+# oracle with the pin fixed; it stops once every T of the table's size is covered. What it
+# learns does not depend on the split (the colour-blind verdict, pins that can or cannot be
+# laid out), so it is kept per multiset in ``status`` and ``records`` for the next split.
+
+POOL = 4  # layouts kept per multiset to move pins in
+RECORDS = 16  # pins remembered per multiset
+_REC_CARDS = 0xFFF  # a record: the pin's cards (a canonical mask) ...
+_REC_PASSES = 1 << 12  # ... whether it can be laid out ...
+_REC_USED = 1 << 13  # ... and that the slot is taken
+
+
+@njit(cache=True)
+def _multiset_cards(sun_mask, moon_mask, values, single, colours):
+    """The cards of a multiset in value order, a doubled value as its Sun then its Moon card.
+    single[i] = the bit of card i among the singles (ascending), or -1 for a doubled value;
+    colours[i] = 1 for the Moon card of a doubled value, else 0. Returns (cards, singles)."""
+    n = 0
+    singles = 0
+    for v in range(1, 13):
+        sun = (sun_mask >> v) & 1
+        moon = (moon_mask >> v) & 1
+        if sun and moon:
+            values[n] = v
+            single[n] = -1
+            colours[n] = 0
+            values[n + 1] = v
+            single[n + 1] = -1
+            colours[n + 1] = 1
+            n += 2
+        elif sun or moon:
+            values[n] = v
+            single[n] = singles
+            colours[n] = 0
+            singles += 1
+            n += 1
+    return n, singles
+
+
+@njit(cache=True)
+def _suns_allowed(x, n, single, colours, pos, kc):
+    """For the cards ``x`` on position kc: (the singles among them as a mask over the
+    singles, the set J as a bit mask: j Sun singles among them can meet kc's colour rules)."""
+    pairs = 0
+    halves = 0
+    xs = 0
+    count = 0
+    for i in range(n):
+        if not (x >> i) & 1:
+            continue
+        count += 1
+        if single[i] >= 0:
+            xs |= 1 << single[i]
+        elif colours[i] == 1:
+            pairs += 1  # canonical candidates hold a Moon card only with its Sun card
+        else:
+            halves += 1
+    halves -= pairs  # a Sun card without its Moon card: the value's own colour is free
+    ns = _popcount(xs)
+    allowed = 0
+    for j in range(ns + 1):
+        for f in range(halves + 1):
+            sun = pairs + j + f
+            moon = count - sun
+            if sun < pos[SUN_MIN, kc] or sun > pos[SUN_MAX, kc]:
+                continue
+            if moon < pos[MOON_MIN, kc] or moon > pos[MOON_MAX, kc]:
+                continue
+            if pos[SINGLE_COLOUR, kc] and sun > 0 and moon > 0:
+                continue
+            allowed |= 1 << j
+            break
+    return xs, allowed
+
+
+@njit(cache=True)
+def _canonical(x, n, single, colours):
+    """``x`` with a doubled value's Moon card taken as its Sun card when the Sun card is not
+    in ``x`` (the two are the same value; only the colour differs, and that is free)."""
+    out = x
+    for i in range(1, n):
+        if (x >> i) & 1 and single[i] < 0 and colours[i] == 1 and not (x >> (i - 1)) & 1:
+            out ^= (1 << i) | (1 << (i - 1))
+    return out
+
+
+@njit(cache=True)
+def _cover(xs, allowed, t_masks, t_lo, t_hi, covered, mark):
+    """How many colourings T (t_masks[t_lo:t_hi]) not yet ``covered`` the cards allow
+    (|T ∩ xs| in ``allowed``); with ``mark``, cover them."""
+    new = 0
+    for q in range(t_lo, t_hi):
+        if covered[q - t_lo]:
+            continue
+        if (allowed >> _popcount(t_masks[q] & xs)) & 1:
+            new += 1
+            if mark:
+                covered[q - t_lo] = 1
+            else:
+                return 1
+    return new
+
+
+@njit(cache=True)
+def _pinned_passes(x, n, kc, relaxed, pinned, glob, mstamp, mbits, s, values, colours, hands):
+    """Can the cards be laid out, colours aside, with exactly the cards ``x`` on kc?"""
+    total = 0
+    count = 0
+    for i in range(n):
+        if (x >> i) & 1:
+            total += values[i]
+            count += 1
+    for r in range(relaxed.shape[0]):
+        for k in range(SEGMENTS):
+            pinned[r, k] = relaxed[r, k]
+    pinned[CNT_MIN, kc] = count
+    pinned[CNT_MAX, kc] = count
+    pinned[SUM_MIN, kc] = max(relaxed[SUM_MIN, kc], total)
+    pinned[SUM_MAX, kc] = min(relaxed[SUM_MAX, kc], total)
+    if pinned[SUM_MIN, kc] > pinned[SUM_MAX, kc]:
+        return False
+    _load(values[:n], colours[:n], n, pinned, s)
+    if s[_ALLOWED + kc] & x != x:
+        return False
+    suf = 0
+    for k in range(SEGMENTS - 1, -1, -1):
+        if k == kc:
+            s[_ALLOWED + k] = x
+        else:
+            s[_ALLOWED + k] &= ~x
+        suf |= s[_ALLOWED + k]
+        s[_ALLOWED_SUF + k] = suf
+    # A card larger than every position it may go on can go nowhere.
+    for i in range(n):
+        if (x >> i) & 1:
+            continue
+        fits = False
+        for k in range(SEGMENTS):
+            if (s[_ALLOWED + k] >> i) & 1 and values[i] <= s[_UB + k]:
+                fits = True
+                break
+        if not fits:
+            return False
+    return _decide_loaded(n, hands, pinned, glob, mstamp, mbits, s) >= 0
+
+
+@njit(cache=True)
+def _swap_holds(x, kc, pool, pooled, trial, n, relaxed, s):
+    """Does a known layout pass colour-blind with the cards ``x`` moved onto kc, each in the
+    place of a card it takes off kc? On success the layout is left in ``trial``."""
+    for p in range(pooled):
+        leaving = pool[p, kc] & ~x
+        coming = x & ~pool[p, kc]
+        if _popcount(leaving) != _popcount(coming):
+            continue
+        for k in range(SEGMENTS):
+            trial[k] = pool[p, k]
+        trial[kc] = x
+        while coming:
+            a = coming & -coming
+            b = leaving & -leaving
+            for k in range(SEGMENTS):
+                if k != kc and trial[k] & a:
+                    trial[k] = (trial[k] ^ a) | b
+                    break
+            coming ^= a
+            leaving ^= b
+        if _layout_holds(trial, n, relaxed, s):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _remember(records, r, x, passes):
+    for q in range(RECORDS):
+        if not records[r, q] & _REC_USED:
+            records[r, q] = x | _REC_USED | (_REC_PASSES if passes else 0)
+            return
+
+
+@njit(cache=True)
+def _recorded(records, r, x):
+    """0: pin ``x`` not decided yet; 1: it can be laid out; -1: it cannot."""
+    for q in range(RECORDS):
+        rec = records[r, q]
+        if not rec & _REC_USED:
+            return 0
+        if rec & _REC_CARDS == x:
+            return 1 if rec & _REC_PASSES else -1
+    return 0
+
+
+@njit(cache=True)
+def _try_pins(
+    search, r, x0, n, kc, pos, relaxed, pinned, glob, t_masks, t_lo, t_hi, covered, done,
+    mstamp, mbits, s, values, single, colours, hands, pool, pooled, trial, records,
+):  # fmt: skip
+    """Try every candidate pin on kc that would cover a T not covered yet: by moving it in a
+    known layout, and with ``search`` by the oracle. Returns (covered T, layouts pooled)."""
+    want = t_hi - t_lo
+    cmin = max(1, relaxed[CNT_MIN, kc])
+    cmax = min(relaxed[CNT_MAX, kc], n - (SEGMENTS - 1))
+    lo = relaxed[SUM_MIN, kc]
+    hi = s[_UB + kc]
+    allowed_kc = s[_ALLOWED + kc]
+    loaded = True  # the scratch vector holds the cards with the relaxed clock
+    for c in range(cmin, cmax + 1):
+        x = (1 << c) - 1  # every card set of size c (Gosper's hack), canonical ones only
+        while x < (1 << n):
+            if (
+                x != x0
+                and (x & ~allowed_kc) == 0
+                and lo <= _sum(s, x) <= hi
+                and _canonical(x, n, single, colours) == x
+                and _recorded(records, r, x) == 0
+            ):
+                xs, allowed = _suns_allowed(x, n, single, colours, pos, kc)
+                if allowed and _cover(xs, allowed, t_masks, t_lo, t_hi, covered, False):
+                    if not loaded:
+                        _load(values[:n], colours[:n], n, relaxed, s)
+                        loaded = True
+                    passes = _swap_holds(x, kc, pool, pooled, trial, n, relaxed, s)
+                    if passes:
+                        _remember(records, r, x, True)
+                        if pooled < POOL:
+                            for k in range(SEGMENTS):
+                                pool[pooled, k] = trial[k]
+                            pooled += 1
+                    elif search:
+                        passes = _pinned_passes(
+                            x, n, kc, relaxed, pinned, glob, mstamp, mbits, s, values,
+                            colours, hands,
+                        )  # fmt: skip
+                        loaded = False
+                        _remember(records, r, x, passes)
+                        if passes and pooled < POOL:
+                            for k in range(SEGMENTS):
+                                pool[pooled, k] = s[_CHOICE + k]
+                            pooled += 1
+                    if passes:
+                        done += _cover(xs, allowed, t_masks, t_lo, t_hi, covered, True)
+                        if done == want:
+                            return done, pooled
+            low = x & -x
+            ripple = x + low
+            x = (((ripple ^ x) >> 2) // low) | ripple
+    if not loaded:
+        _load(values[:n], colours[:n], n, relaxed, s)
+    return done, pooled
+
+
+@njit(cache=True)
+def _colour_multiset(
+    r, sun_masks, moon_masks, suns, kc, pos, relaxed, pinned, glob, t_masks, t_start,
+    mstamp, mbits, s, values, single, colours, hands, witness, covered, pool, trial,
+    status, records,
+):  # fmt: skip
+    """How many value sets of multiset r with ``suns`` Suns pass (see the notes above)."""
+    n, nu = _multiset_cards(sun_masks[r], moon_masks[r], values, single, colours)
+    t = suns - (n - nu) // 2
+    if t < 0 or t > nu or status[r] == 0:
+        return 0
+    t_lo = t_start[nu * 13 + t]
+    t_hi = t_start[nu * 13 + t + 1]
+    want = t_hi - t_lo
+    for q in range(want):
+        covered[q] = 0
+    done = 0
+    for q in range(RECORDS):  # the pins known to be laid out cover T without a search
+        rec = records[r, q]
+        if rec & _REC_USED and rec & _REC_PASSES:
+            xs, allowed = _suns_allowed(rec & _REC_CARDS, n, single, colours, pos, kc)
+            done += _cover(xs, allowed, t_masks, t_lo, t_hi, covered, True)
+    if done == want:
+        return done
+    _load(values[:n], colours[:n], n, relaxed, s)
+    if not _layout_holds(witness, n, relaxed, s):
+        if _decide_loaded(n, hands, relaxed, glob, mstamp, mbits, s) < 0:
+            status[r] = 0
+            return 0  # not even with the colours ignored
+        for k in range(SEGMENTS):
+            witness[k] = s[_CHOICE + k]
+    status[r] = 1
+    pooled = 1
+    for k in range(SEGMENTS):
+        pool[0, k] = witness[k]
+    # The layout's cards on kc, canonically (a doubled value's Moon card only with its Sun
+    # card: which of the two lies there is free).
+    x0 = _canonical(witness[kc], n, single, colours)
+    if _recorded(records, r, x0) == 0:
+        _remember(records, r, x0, True)
+        xs, allowed = _suns_allowed(x0, n, single, colours, pos, kc)
+        done += _cover(xs, allowed, t_masks, t_lo, t_hi, covered, True)
+        if done == want:
+            return done
+    # Cheap moves first, then searches.
+    for search in (False, True):
+        done, pooled = _try_pins(
+            search, r, x0, n, kc, pos, relaxed, pinned, glob, t_masks, t_lo, t_hi,
+            covered, done, mstamp, mbits, s, values, single, colours, hands, pool,
+            pooled, trial, records,
+        )  # fmt: skip
+        if done == want:
+            return done
+    return done
+
+
+@njit(cache=True, parallel=True)
+def colour_multisets(
+    sun_masks, moon_masks, suns, kc, pos, relaxed, glob, t_masks, t_start, status, records,
+    out, chunks,
+):  # fmt: skip
+    """For each multiset r, how many of its value sets with ``suns`` Suns pass a clock whose
+    colour rules are all on reading position ``kc`` (``relaxed``: the clock without them).
+
+    ``t_masks[t_start[13·u + t]:t_start[13·u + t + 1]]`` lists the subsets of size t of u
+    singles. ``status[r]`` (−1 unknown, 0 no layout even colour-blind, 1 some layout) and
+    ``records[r]`` (pins decided) carry what was learnt to the next call; start them at −1
+    and 0. Only for clocks without seat rules.
+    """
+    rows = sun_masks.shape[0]
+    for c in prange(chunks):
+        lo = rows * c // chunks
+        hi = rows * (c + 1) // chunks
+        mstamp = np.zeros((SEGMENTS, MEMO_STATES), dtype=np.int64)
+        mbits = np.zeros((SEGMENTS, MEMO_STATES, 2), dtype=np.uint64)
+        s = np.zeros(SCRATCH + 1, dtype=np.int64)
+        values = np.zeros(MAX_CARDS, dtype=np.int64)
+        single = np.zeros(MAX_CARDS, dtype=np.int64)
+        colours = np.zeros(MAX_CARDS, dtype=np.int64)
+        hands = np.zeros(1, dtype=np.int64)
+        witness = np.zeros(SEGMENTS, dtype=np.int64)
+        covered = np.zeros(1024, dtype=np.uint8)
+        pool = np.zeros((POOL, SEGMENTS), dtype=np.int64)
+        trial = np.zeros(SEGMENTS, dtype=np.int64)
+        pinned = np.zeros_like(relaxed)
+        for r in range(lo, hi):
+            if glob[IMPOSSIBLE]:
+                out[r] = 0
+                continue
+            out[r] = _colour_multiset(
+                r, sun_masks, moon_masks, suns, kc, pos, relaxed, pinned, glob, t_masks,
+                t_start, mstamp, mbits, s, values, single, colours, hands, witness, covered,
+                pool, trial, status, records,
+            )  # fmt: skip

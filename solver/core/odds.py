@@ -41,7 +41,16 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.core import compiled_kernel as kernel
-from solver.core.compiled import CompiledClock, compile_clock
+from solver.core.compiled import (
+    CARDS,
+    MOON_MAX,
+    MOON_MIN,
+    SINGLE_COLOUR,
+    SUN_MAX,
+    SUN_MIN,
+    CompiledClock,
+    compile_clock,
+)
 
 if TYPE_CHECKING:
     from rules.clock import Clock
@@ -61,6 +70,15 @@ _EXACT_KEEP = 256
 # A colour-blind clock's decision per multiset of values (1 passable, 0 not, -1 not decided
 # yet), over every multiset (``_multisets(6)``, which holds them all); a few hundred clocks.
 _BY_MULTISET: dict[tuple[bytes, bytes], npt.NDArray[np.int8]] = {}
+# A clock with colour rules on one segment: what its multisets taught (compiled_kernel.
+# colour_multisets: the colour-blind verdict and the pins decided, per multiset of
+# ``_multisets(6)``); about 2.5 MB a clock, so fewer are kept.
+_BY_COLOUR: dict[tuple[bytes, bytes], tuple[npt.NDArray[np.int8], npt.NDArray[np.int16]]] = {}
+_COLOUR_KEEP = 32
+
+
+def _quiet(percent: int, stage: str) -> None:
+    del percent, stage
 
 
 @dataclass(frozen=True)
@@ -111,8 +129,11 @@ def odds(
         report(100, "done")
         return known
     if compiled.uses_colours:
-        sun_masks, moon_masks = _value_sets(seats.suns)
-        hits = int(_decide_all(compiled, sun_masks, moon_masks, report, "value sets").sum())
+        position = colour_position(compiled)
+        if position is None:
+            hits = value_set_hits(compiled, seats.suns, report)
+        else:
+            hits = _colour_hits(compiled, position, seats.suns, report)
     else:
         hits = _colour_blind_hits(compiled, seats.suns, report)
     total = math.comb(12, seats.suns) * math.comb(12, seats.moons)
@@ -129,6 +150,7 @@ def forget_exact_odds() -> None:
     """Drop the remembered exact answers and decisions (benchmarks time the computation)."""
     _EXACT.clear()
     _BY_MULTISET.clear()
+    _BY_COLOUR.clear()
 
 
 def _colour_blind_hits(compiled: CompiledClock, suns: int, report: Progress) -> int:
@@ -150,6 +172,96 @@ def _colour_blind_hits(compiled: CompiledClock, suns: int, report: Progress) -> 
     return int((weights * (decided == 1)).sum())
 
 
+def colour_position(compiled: CompiledClock) -> int | None:
+    """The one reading position the clock's colour rules speak of, or None when they speak of
+    several (or of none)."""
+    pos = compiled.positions
+    coloured = (
+        (pos[SUN_MIN] > 0)
+        | (pos[SUN_MAX] < CARDS)
+        | (pos[MOON_MIN] > 0)
+        | (pos[MOON_MAX] < CARDS)
+        | (pos[SINGLE_COLOUR] != 0)
+    )
+    where = np.flatnonzero(coloured)
+    return int(where[0]) if len(where) == 1 else None
+
+
+def _colour_hits(compiled: CompiledClock, position: int, suns: int, report: Progress) -> int:
+    """How many value sets with ``suns`` Suns pass a clock whose colour rules all sit on one
+    reading position: decided per multiset of values (compiled_kernel.colour_multisets) —
+    the multiset with the colour rules dropped, then which layouts' cards on that position
+    can take the colours each value set gives them."""
+    relaxed = compiled.positions.copy()
+    relaxed[SUN_MIN, position] = relaxed[MOON_MIN, position] = 0
+    relaxed[SUN_MAX, position] = relaxed[MOON_MAX, position] = CARDS
+    relaxed[SINGLE_COLOUR, position] = 0
+    sun_masks, moon_masks, _ = _multisets(6)
+    key = (compiled.positions.tobytes(), compiled.globals.tobytes())
+    learnt = _BY_COLOUR.get(key)
+    if learnt is None:
+        learnt = (
+            np.full(len(sun_masks), -1, dtype=np.int8),
+            np.zeros((len(sun_masks), kernel.RECORDS), dtype=np.int16),
+        )
+    todo = np.flatnonzero(_multiset_weights(suns) > 0)
+    sun_masks, moon_masks = sun_masks[todo], moon_masks[todo]
+    status, records = learnt[0][todo], learnt[1][todo]
+    t_masks, t_start = _subsets_by_size()
+    rows = len(todo)
+    out = np.zeros(rows, dtype=np.int64)
+    slices = max(1, min(_SLICES, rows // 5_000))
+    chunks = max(1, min(8 * max(1, _threads()), rows // (500 * slices)))
+    for piece in range(slices):
+        lo, hi = rows * piece // slices, rows * (piece + 1) // slices
+        report(100 * piece // slices, f"deciding {rows:,} value multisets by colour")
+        kernel.colour_multisets(
+            sun_masks[lo:hi],
+            moon_masks[lo:hi],
+            suns,
+            position,
+            compiled.positions,
+            relaxed,
+            compiled.globals,
+            t_masks,
+            t_start,
+            status[lo:hi],
+            records[lo:hi],
+            out[lo:hi],
+            chunks,
+        )
+    learnt[0][todo], learnt[1][todo] = status, records
+    if key not in _BY_COLOUR and len(_BY_COLOUR) >= _COLOUR_KEEP:
+        _BY_COLOUR.pop(next(iter(_BY_COLOUR)))
+    _BY_COLOUR[key] = learnt
+    return int(out.sum())
+
+
+@cache
+def _subsets_by_size() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every subset of u singles (bits 0..u−1) grouped by (u, size): the group (u, t) is
+    ``masks[start[13·u + t]:start[13·u + t + 1]]``."""
+    masks: list[int] = []
+    start = []
+    for u in range(13):
+        for t in range(13):
+            start.append(len(masks))
+            masks.extend(sum(1 << b for b in chosen) for chosen in combinations(range(u), t))
+    start.append(len(masks))
+    return np.array(masks, dtype=np.int64), np.array(start, dtype=np.int64)
+
+
+def value_set_hits(compiled: CompiledClock, suns: int, report: Progress = _quiet) -> int:
+    """How many value sets with ``suns`` Suns pass, each decided on its own (value sets with
+    the same values side by side, sharing a passing layout).
+
+    The reference for the colour rules: :func:`odds` takes this path only when a clock's
+    colour rules speak of more than one segment; tests compare the faster path with it.
+    """
+    sun_masks, moon_masks = _value_sets(suns)
+    return int(_decide_all(compiled, sun_masks, moon_masks, report, "value sets").sum())
+
+
 @cache
 def _multiset_weights(suns: int) -> npt.NDArray[np.int64]:
     """For each multiset of ``_multisets(6)``, how many value sets with ``suns`` Suns hold it:
@@ -158,10 +270,6 @@ def _multiset_weights(suns: int) -> npt.NDArray[np.int64]:
     doubled = np.array([int(mask).bit_count() for mask in sun_masks & moon_masks])
     ways = [math.comb(12 - 2 * d, suns - d) if 0 <= suns - d <= 12 - 2 * d else 0 for d in range(7)]
     return np.array(ways, dtype=np.int64)[doubled]
-
-
-def _quiet(percent: int, stage: str) -> None:
-    del percent, stage
 
 
 def _decide_all(
