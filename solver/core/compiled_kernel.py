@@ -904,11 +904,13 @@ def _recorded(records, r, x):
 
 @njit(cache=True)
 def _try_pins(
-    search, r, x0, n, kc, pos, relaxed, pinned, glob, t_masks, t_lo, t_hi, covered, done,
-    mstamp, mbits, s, values, single, colours, hands, pool, pooled, trial, records,
+    mode, few, many, r, x0, n, kc, pos, relaxed, pinned, glob, t_masks, t_lo, t_hi, covered, done,
+    mstamp, mbits, s, values, single, colours, hands, pool, pooled, trial, records, stats,
 ):  # fmt: skip
-    """Try every candidate pin on kc that would cover a T not covered yet: by moving it in a
-    known layout, and with ``search`` by the oracle. Returns (covered T, layouts pooled)."""
+    """Try every candidate pin on kc not decided yet that would cover a T not covered yet:
+    mode 1 by moving it in a known layout, mode 2 also by the oracle; mode 0 only says
+    whether there is one. Only pins holding ``few`` to ``many`` singles are tried. Returns
+    (T covered, layouts pooled, a candidate was seen)."""
     want = t_hi - t_lo
     cmin = max(1, relaxed[CNT_MIN, kc])
     cmax = min(relaxed[CNT_MAX, kc], n - (SEGMENTS - 1))
@@ -927,23 +929,32 @@ def _try_pins(
                 and _recorded(records, r, x) == 0
             ):
                 xs, allowed = _suns_allowed(x, n, single, colours, pos, kc)
-                if allowed and _cover(xs, allowed, t_masks, t_lo, t_hi, covered, False):
+                if (
+                    allowed
+                    and few <= _popcount(xs) <= many
+                    and _cover(xs, allowed, t_masks, t_lo, t_hi, covered, False)
+                ):
+                    if mode == 0:
+                        return done, pooled, True
                     if not loaded:
                         _load(values[:n], colours[:n], n, relaxed, s)
                         loaded = True
                     passes = _swap_holds(x, kc, pool, pooled, trial, n, relaxed, s)
                     if passes:
+                        stats[1] += 1
                         _remember(records, r, x, True)
                         if pooled < POOL:
                             for k in range(SEGMENTS):
                                 pool[pooled, k] = trial[k]
                             pooled += 1
-                    elif search:
+                    elif mode == 2:
                         passes = _pinned_passes(
                             x, n, kc, relaxed, pinned, glob, mstamp, mbits, s, values,
                             colours, hands,
                         )  # fmt: skip
                         loaded = False
+                        stats[2] += 1
+                        stats[3] += passes
                         _remember(records, r, x, passes)
                         if passes and pooled < POOL:
                             for k in range(SEGMENTS):
@@ -952,20 +963,20 @@ def _try_pins(
                     if passes:
                         done += _cover(xs, allowed, t_masks, t_lo, t_hi, covered, True)
                         if done == want:
-                            return done, pooled
+                            return done, pooled, True
             low = x & -x
             ripple = x + low
             x = (((ripple ^ x) >> 2) // low) | ripple
     if not loaded:
         _load(values[:n], colours[:n], n, relaxed, s)
-    return done, pooled
+    return done, pooled, False
 
 
 @njit(cache=True)
 def _colour_multiset(
     r, sun_masks, moon_masks, suns, kc, pos, relaxed, pinned, glob, t_masks, t_start,
     mstamp, mbits, s, values, single, colours, hands, witness, covered, pool, trial,
-    status, records,
+    status, records, stats,
 ):  # fmt: skip
     """How many value sets of multiset r with ``suns`` Suns pass (see the notes above)."""
     n, nu = _multiset_cards(sun_masks[r], moon_masks[r], values, single, colours)
@@ -986,7 +997,17 @@ def _colour_multiset(
     if done == want:
         return done
     _load(values[:n], colours[:n], n, relaxed, s)
+    if status[r] == 1:
+        # Known to have a layout: is there a pin left to try before looking for one?
+        _, _, left = _try_pins(
+            0, 0, MAX_CARDS, r, -1, n, kc, pos, relaxed, pinned, glob, t_masks, t_lo, t_hi,
+            covered, done, mstamp, mbits, s, values, single, colours, hands, pool, 0, trial,
+            records, stats,
+        )  # fmt: skip
+        if not left:
+            return done
     if not _layout_holds(witness, n, relaxed, s):
+        stats[0] += 1
         if _decide_loaded(n, hands, relaxed, glob, mstamp, mbits, s) < 0:
             status[r] = 0
             return 0  # not even with the colours ignored
@@ -1005,12 +1026,13 @@ def _colour_multiset(
         done += _cover(xs, allowed, t_masks, t_lo, t_hi, covered, True)
         if done == want:
             return done
-    # Cheap moves first, then searches.
-    for search in (False, True):
-        done, pooled = _try_pins(
-            search, r, x0, n, kc, pos, relaxed, pinned, glob, t_masks, t_lo, t_hi,
+    # Cheap moves first, then searches: pins with fewer singles first, as they leave the
+    # colours freer (a pin of doubled values alone suits every T).
+    for mode, few, many in ((1, 0, MAX_CARDS), (2, 0, 0), (2, 1, 1), (2, 2, MAX_CARDS)):
+        done, pooled, _ = _try_pins(
+            mode, few, many, r, x0, n, kc, pos, relaxed, pinned, glob, t_masks, t_lo, t_hi,
             covered, done, mstamp, mbits, s, values, single, colours, hands, pool,
-            pooled, trial, records,
+            pooled, trial, records, stats,
         )  # fmt: skip
         if done == want:
             return done
@@ -1020,7 +1042,7 @@ def _colour_multiset(
 @njit(cache=True, parallel=True)
 def colour_multisets(
     sun_masks, moon_masks, suns, kc, pos, relaxed, glob, t_masks, t_start, status, records,
-    out, chunks,
+    out, stats, chunks,
 ):  # fmt: skip
     """For each multiset r, how many of its value sets with ``suns`` Suns pass a clock whose
     colour rules are all on reading position ``kc`` (``relaxed``: the clock without them).
@@ -1028,7 +1050,9 @@ def colour_multisets(
     ``t_masks[t_start[13·u + t]:t_start[13·u + t + 1]]`` lists the subsets of size t of u
     singles. ``status[r]`` (−1 unknown, 0 no layout even colour-blind, 1 some layout) and
     ``records[r]`` (pins decided) carry what was learnt to the next call; start them at −1
-    and 0. Only for clocks without seat rules.
+    and 0. ``stats[c]`` counts, for chunk c, the colour-blind searches, the pins that passed
+    by a move, and the searches with a pin fixed and how many of them passed. Only for
+    clocks without seat rules.
     """
     rows = sun_masks.shape[0]
     for c in prange(chunks):
@@ -1053,5 +1077,5 @@ def colour_multisets(
             out[r] = _colour_multiset(
                 r, sun_masks, moon_masks, suns, kc, pos, relaxed, pinned, glob, t_masks,
                 t_start, mstamp, mbits, s, values, single, colours, hands, witness, covered,
-                pool, trial, status, records,
+                pool, trial, status, records, stats[c],
             )  # fmt: skip

@@ -187,6 +187,10 @@ def colour_position(compiled: CompiledClock) -> int | None:
     return int(where[0]) if len(where) == 1 else None
 
 
+# Work counts of the last colour_multisets runs, for the benchmark (see _colour_hits).
+COLOUR_STATS = np.zeros(4, dtype=np.int64)
+
+
 def _colour_hits(compiled: CompiledClock, position: int, suns: int, report: Progress) -> int:
     """How many value sets with ``suns`` Suns pass a clock whose colour rules all sit on one
     reading position: decided per multiset of values (compiled_kernel.colour_multisets) —
@@ -212,6 +216,7 @@ def _colour_hits(compiled: CompiledClock, position: int, suns: int, report: Prog
     out = np.zeros(rows, dtype=np.int64)
     slices = max(1, min(_SLICES, rows // 5_000))
     chunks = max(1, min(8 * max(1, _threads()), rows // (500 * slices)))
+    stats = np.zeros((chunks, 4), dtype=np.int64)
     for piece in range(slices):
         lo, hi = rows * piece // slices, rows * (piece + 1) // slices
         report(100 * piece // slices, f"deciding {rows:,} value multisets by colour")
@@ -228,8 +233,10 @@ def _colour_hits(compiled: CompiledClock, position: int, suns: int, report: Prog
             status[lo:hi],
             records[lo:hi],
             out[lo:hi],
+            stats,
             chunks,
         )
+    COLOUR_STATS[:] = stats.sum(axis=0)
     learnt[0][todo], learnt[1][todo] = status, records
     if key not in _BY_COLOUR and len(_BY_COLOUR) >= _COLOUR_KEEP:
         _BY_COLOUR.pop(next(iter(_BY_COLOUR)))
