@@ -25,8 +25,10 @@ from solver.core.odds import (
     _multiset_weights,
     _multisets,
     _value_sets,
+    colour_position,
     forget_exact_odds,
     odds,
+    value_set_hits,
     wilson_interval,
 )
 from solver.core.oracle import Oracle
@@ -381,3 +383,81 @@ def test_a_clock_seen_at_another_split_gives_the_same_exact_odds() -> None:
     )
     one_moon = odds(SEGMENT_SIX_ONE_CARD, parse_colours("SSSS/SSSS/SSSM"))
     assert (one_moon.odds, one_moon.deals) == (hits / 144, 144)
+
+
+# Clocks whose colour rules sit on one segment: odds() decides them per multiset of values
+# (compiled_kernel.colour_multisets); value_set_hits decides every value set on its own and
+# is the reference.
+ONE_COLOUR_SEGMENT = [
+    _clock({"kind": "colours", "segment": 6, "sun": 1, "moon": 0}),
+    _clock({"kind": "colours", "segment": 1, "sun": 1, "moon": 0}),
+    _clock({"kind": "single_colour", "segment": 4}),
+    _clock(
+        {"kind": "colours", "segment": 2, "sun": 0, "moon": 2},
+        {"kind": "value_range", "segment": 5, "min": 10, "max": 16},
+    ),
+    _clock(
+        {"kind": "colours", "segment": 3, "sun": 1, "moon": 1},
+        {"kind": "single_colour", "segment": 3, "colour": "S"},  # cannot both hold
+    ),
+    _clock({"kind": "single_colour", "segment": 5, "colour": "M"}, cap=None),
+    {
+        "id": "2-1",
+        "start": 4,
+        "cap": 18,
+        "rules": [
+            {"kind": "colours", "segment": 5, "sun": 2, "moon": 1},
+            {"kind": "strictly_rising"},
+        ],
+    },
+]
+
+
+@pytest.mark.parametrize("clock", ONE_COLOUR_SEGMENT)
+def test_colour_rules_on_one_segment_give_exactly_the_per_value_set_count(
+    clock: dict[str, Any],
+) -> None:
+    compiled = compile_clock(clock)
+    position = colour_position(compiled)
+    assert position is not None
+    forget_exact_odds()
+    # Splits one after another, so that later ones start from what earlier ones learnt,
+    # then the first split again from nothing.
+    for suns in (3, 9, 2):
+        expected = value_set_hits(compiled, suns)
+        result = odds(compiled, parse_colours(_split(suns)))
+        assert result.odds * result.deals == pytest.approx(expected, abs=1e-6)
+        assert result.deals == math.comb(12, suns) ** 2
+    forget_exact_odds()
+    assert odds(compiled, parse_colours(_split(3))).odds * 48_400 == pytest.approx(
+        value_set_hits(compiled, 3), abs=1e-6
+    )
+
+
+def test_colour_rules_on_one_segment_at_six_suns_after_seven() -> None:
+    # The benchmark's order: 7 Suns / 5 Moons first, then 6/6 from what 7/5 taught.
+    clock = compile_clock(ONE_COLOUR_SEGMENT[2])
+    forget_exact_odds()
+    for colours in (SEVEN_FIVE, SIX_SIX):
+        hits = value_set_hits(clock, colours.suns)
+        assert odds(clock, colours).odds == hits / (
+            math.comb(12, colours.suns) * math.comb(12, colours.moons)
+        )
+
+
+def test_colour_rules_on_two_segments_are_decided_per_value_set() -> None:
+    clock = _clock(
+        {"kind": "colours", "segment": 1, "sun": 1, "moon": 0},
+        {"kind": "single_colour", "segment": 6},
+    )
+    compiled = compile_clock(clock)
+    assert colour_position(compiled) is None
+    assert colour_position(compile_clock(SEGMENT_SIX_ONE_CARD)) is None
+    result = odds(compiled, parse_colours(_split(3)))
+    assert result.exact and result.odds == value_set_hits(compiled, 3) / 48_400
+
+
+def _split(suns: int) -> str:
+    """A 3-player table with ``suns`` Suns."""
+    letters = "S" * suns + "M" * (12 - suns)
+    return "/".join(letters[i : i + 4] for i in range(0, 12, 4))
