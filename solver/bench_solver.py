@@ -2,7 +2,7 @@
 
 Prints, without asserting anything about time:
 - the oracle's deals per second per core on three clocks and the exact odds time for a
-  6 Sun / 6 Moon table (``solver.core.bench_oracle``);
+  6 Sun / 6 Moon table, with and without colour rules (``solver.core.bench_oracle``);
 - simulated silent games per second (compiled engine, all cores and one core);
 - hint time, pass rate (95% interval), baseline rate and odds for 2, 3 and 4 players on a
   clock without special rules, face-up cards = players;
@@ -43,6 +43,15 @@ def _oracle_numbers(quick: bool) -> None:
             f"exact odds, {result.colours} (6 Suns / 6 Moons, {result.deals:,} value sets), "
             f"{result.clock}: cold {result.seconds:.3f} s, warm {result.warm_seconds:.3f} s "
             f"(clock seen at 7 Suns / 5 Moons before), odds {result.odds:.4f}, {_load()}"
+        )
+    if not quick:
+        before = bench_oracle.per_value_set_seconds(repeats=2)
+    for result in bench_oracle.colour_benchmarks(repeats=1 if quick else 2):
+        was = "" if quick else f", every value set on its own {before[result.clock]:.3f} s"
+        print(
+            f"exact odds with colour rules, {result.colours}, {result.clock}: "
+            f"cold {result.seconds:.3f} s, warm {result.warm_seconds:.3f} s (after 7/5){was}, "
+            f"odds {result.odds:.4f}, {_load()}"
         )
 
 

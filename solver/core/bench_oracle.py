@@ -2,8 +2,9 @@
 
 ``solver/bench_solver.py`` calls :func:`oracle_benchmarks`, :func:`odds_benchmarks` and
 :func:`compile_seconds`. Timings are wall-clock on whatever else the machine is doing, so
-the targets (oracle ≥ 20,000 deals/s per core, exact 6/6 odds ≤ 0.1 s warm) are read from the
-best of a few repeats.
+the targets (oracle ≥ 20,000 deals/s per core, exact 6/6 odds ≤ 0.1 s warm, with or without
+colour rules) are read from the best of a few repeats. Colour clocks are also timed the way
+they were decided before odds by colour (every value set; ``value_set_hits``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 
 from solver.core import compiled_kernel as kernel
 from solver.core.compiled import compile_clock
-from solver.core.odds import forget_exact_odds, odds
+from solver.core.odds import forget_exact_odds, odds, value_set_hits
 
 # The three clocks of the issue: the base clock with its cap, the first clock of the game,
 # and a special rule that most deals cannot meet (so the oracle must prove failures).
@@ -48,6 +49,36 @@ BENCH_CLOCKS: dict[str, dict[str, Any]] = {
         "start": 1,
         "cap": 24,
         "rules": [{"kind": "card_count", "segment": 1, "count": 4}],
+    },
+}
+# Clocks with colour rules on one segment (odds by colour, per multiset of values).
+COLOUR_CLOCKS: dict[str, dict[str, Any]] = {
+    "1 Sun on segment 6": {
+        "id": "2-1",
+        "start": 1,
+        "cap": 24,
+        "rules": [{"kind": "colours", "segment": 6, "sun": 1, "moon": 0}],
+    },
+    "1 Sun on segment 1": {
+        "id": "2-1",
+        "start": 1,
+        "cap": 24,
+        "rules": [{"kind": "colours", "segment": 1, "sun": 1, "moon": 0}],
+    },
+    "segment 4 one colour": {
+        "id": "2-1",
+        "start": 1,
+        "cap": 24,
+        "rules": [{"kind": "single_colour", "segment": 4}],
+    },
+    "2 Moons on 2, range on 5": {
+        "id": "2-1",
+        "start": 1,
+        "cap": 24,
+        "rules": [
+            {"kind": "colours", "segment": 2, "sun": 0, "moon": 2},
+            {"kind": "value_range", "segment": 5, "min": 10, "max": 16},
+        ],
     },
 }
 SIX_SIX = "SSMM/SMSM/MMSS"
@@ -114,25 +145,50 @@ def odds_benchmarks(colours: str = SIX_SIX, repeats: int = 2) -> list[OddsBench]
     7 Suns / 5 Moons before (its decisions per multiset are reused); the answer for the same
     split itself is never reused here.
     """
+    names = ("base (cap 24)", "1-1", "segment 6 holds 1 card")
+    return [_odds_bench(name, BENCH_CLOCKS[name], colours, repeats) for name in names]
+
+
+def colour_benchmarks(colours: str = SIX_SIX, repeats: int = 2) -> list[OddsBench]:
+    """:func:`odds_benchmarks` for the clocks of COLOUR_CLOCKS (odds by colour)."""
+    return [_odds_bench(name, clock, colours, repeats) for name, clock in COLOUR_CLOCKS.items()]
+
+
+def per_value_set_seconds(colours: str = SIX_SIX, repeats: int = 2) -> dict[str, float]:
+    """The same colour clocks decided one value set at a time (``value_set_hits``, the path
+    before odds by colour and still their reference): best wall-clock seconds."""
     from rules.seats import parse_colours
 
-    seats = parse_colours(colours)
-    before = parse_colours(SEVEN_FIVE)
-    results = []
-    for name in ("base (cap 24)", "1-1", "segment 6 holds 1 card"):
-        cold = warm = float("inf")
+    suns = parse_colours(colours).suns
+    timings = {}
+    for name, clock in COLOUR_CLOCKS.items():
+        compiled = compile_clock(clock)
+        best = float("inf")
         for _ in range(repeats):
-            forget_exact_odds()
             started = time.perf_counter()
-            result = odds(BENCH_CLOCKS[name], seats)
-            cold = min(cold, time.perf_counter() - started)
-            forget_exact_odds()
-            odds(BENCH_CLOCKS[name], before)
-            started = time.perf_counter()
-            odds(BENCH_CLOCKS[name], seats)
-            warm = min(warm, time.perf_counter() - started)
-        results.append(OddsBench(name, colours, cold, result.odds, result.deals, warm))
-    return results
+            value_set_hits(compiled, suns)
+            best = min(best, time.perf_counter() - started)
+        timings[name] = best
+    return timings
+
+
+def _odds_bench(name: str, clock: dict[str, Any], colours: str, repeats: int) -> OddsBench:
+    """Best wall-clock seconds of exact odds at ``colours``, cold and warm (after 7/5)."""
+    from rules.seats import parse_colours
+
+    seats, before = parse_colours(colours), parse_colours(SEVEN_FIVE)
+    cold = warm = float("inf")
+    for _ in range(repeats):
+        forget_exact_odds()
+        started = time.perf_counter()
+        result = odds(clock, seats)
+        cold = min(cold, time.perf_counter() - started)
+        forget_exact_odds()
+        odds(clock, before)
+        started = time.perf_counter()
+        odds(clock, seats)
+        warm = min(warm, time.perf_counter() - started)
+    return OddsBench(name, colours, cold, result.odds, result.deals, warm)
 
 
 _COMPILE_PROBE = """
@@ -198,6 +254,20 @@ def pure_python_rates(deals: int = 200) -> dict[str, float]:
     return rates
 
 
+def print_colour_benchmarks(repeats: int = 2) -> None:
+    """Odds by colour, cold / warm, against deciding every value set (the reference)."""
+    print(
+        "Exact odds with colour rules on one segment, 6 Suns / 6 Moons, all cores,"
+        " cold / warm (warm: the clock seen at 7 Suns / 5 Moons before) | per value set:"
+    )
+    before = per_value_set_seconds(repeats=repeats)
+    for result in colour_benchmarks(repeats=repeats):
+        print(
+            f"  {result.clock:<26} {result.seconds:>8.3f} s / {result.warm_seconds:.3f} s"
+            f"   | {before[result.clock]:.3f} s   odds {result.odds:.6f}"
+        )
+
+
 def main() -> None:
     print("Oracle, one core, compiled (deals prepared in advance):")
     for bench in oracle_benchmarks():
@@ -211,6 +281,7 @@ def main() -> None:
             f"  {result.clock:<26} {result.seconds:>8.3f} s / {result.warm_seconds:.3f} s"
             f"   odds {result.odds:.6f}"
         )
+    print_colour_benchmarks()
     print("Oracle without numba (NUMBA_DISABLE_JIT=1), one core:")
     for name, rate in pure_python_rates().items():
         print(f"  {name:<26} {rate:>10,.0f} deals/s")

@@ -38,6 +38,7 @@ import numba
 from rules.catalogue import get_clock
 from rules.seats import parse_colours
 
+from .compiled import base_rules_clock
 from .odds import odds
 from .oracle import Oracle
 from .plans import baseline_plan
@@ -72,9 +73,11 @@ def warm_up() -> Warmth:
     values = draw_values(seats, 32, seed=0)
     # The search: the compiled players (agents_fast.play_many).
     pass_count(clock, seats, baseline_plan(clock, seats, 0), 0, values, engine="compiled")
-    # Exact odds (compiled_kernel.decide_value_sets) on one value set, then sampled odds
+    # Exact odds on one value set — by colour (compiled_kernel.colour_multisets) for this
+    # clock, per multiset (decide_value_sets) under the base rules — then sampled odds
     # (decide_many) on a few deals.
     odds(clock, parse_colours(NO_SUNS))
+    odds(base_rules_clock(clock), parse_colours(NO_SUNS))
     odds(clock, seats, samples=8, seed=0)
     # The oracle on one deal, with its witness (decide, choice).
     Oracle(clock).solve(seats, deal_of(seats, values[0]))

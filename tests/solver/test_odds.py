@@ -396,10 +396,7 @@ ONE_COLOUR_SEGMENT = [
         {"kind": "colours", "segment": 2, "sun": 0, "moon": 2},
         {"kind": "value_range", "segment": 5, "min": 10, "max": 16},
     ),
-    _clock(
-        {"kind": "colours", "segment": 3, "sun": 1, "moon": 1},
-        {"kind": "single_colour", "segment": 3, "colour": "S"},  # cannot both hold
-    ),
+    _clock({"kind": "colours", "segment": 3, "sun": 1, "moon": 1}),
     _clock({"kind": "single_colour", "segment": 5, "colour": "M"}, cap=None),
     {
         "id": "2-1",

@@ -46,7 +46,7 @@ from solver.core.simulate import deal_of, draw_values
 
 warm.warm_up()
 after_warm_up = signatures()
-# A clock with colour rules (exact odds per value set), and one played by the base rules only
+# A clock with colour rules (exact odds by colour), and one played by the base rules only
 # (colour-blind: exact odds per multiset of values); three and two players.
 for clock_id, colours, face_up in (("1-1", "SSMM/MMSS/SMSM", 3), ("2-3", "SSMM+SM/MMSS+MS", 2)):
     clock, seats = get_clock(clock_id), parse_colours(colours)
@@ -80,6 +80,7 @@ def test_a_hint_after_the_warm_up_needs_no_kernel_it_did_not_load() -> None:
     for name in (
         "agents_fast.play_many",
         "compiled_kernel.decide_value_sets",
+        "compiled_kernel.colour_multisets",
         "compiled_kernel.decide_many",
         "compiled_kernel.decide",
         "compiled_kernel.choice",
