@@ -859,7 +859,8 @@ def _pinned_passes(x, n, kc, relaxed, pinned, glob, mstamp, mbits, s, values, co
 @njit(cache=True)
 def _swap_holds(x, kc, pool, pooled, trial, n, relaxed, s):
     """Does a known layout pass colour-blind with the cards ``x`` moved onto kc, each in the
-    place of a card it takes off kc? On success the layout is left in ``trial``."""
+    place of a card it takes off kc (or, for one card, that card put on any other
+    position)? On success the layout is left in ``trial``."""
     for p in range(pooled):
         leaving = pool[p, kc] & ~x
         coming = x & ~pool[p, kc]
@@ -868,6 +869,17 @@ def _swap_holds(x, kc, pool, pooled, trial, n, relaxed, s):
         for k in range(SEGMENTS):
             trial[k] = pool[p, k]
         trial[kc] = x
+        if _popcount(coming) == 1:
+            for k in range(SEGMENTS):
+                if k != kc and trial[k] & coming:
+                    trial[k] ^= coming
+            for k in range(SEGMENTS):
+                if k != kc:
+                    trial[k] |= leaving
+                    if _layout_holds(trial, n, relaxed, s):
+                        return True
+                    trial[k] ^= leaving
+            continue
         while coming:
             a = coming & -coming
             b = leaving & -leaving
@@ -976,7 +988,7 @@ def _try_pins(
 def _colour_multiset(
     r, sun_masks, moon_masks, suns, kc, pos, relaxed, pinned, glob, t_masks, t_start,
     mstamp, mbits, s, values, single, colours, hands, witness, covered, pool, trial,
-    status, records, stats,
+    status, records, layouts, stats,
 ):  # fmt: skip
     """How many value sets of multiset r with ``suns`` Suns pass (see the notes above)."""
     n, nu = _multiset_cards(sun_masks[r], moon_masks[r], values, single, colours)
@@ -1006,7 +1018,9 @@ def _colour_multiset(
         )  # fmt: skip
         if not left:
             return done
-    if not _layout_holds(witness, n, relaxed, s):
+        for k in range(SEGMENTS):
+            witness[k] = layouts[r, k]  # the layout found before
+    elif not _layout_holds(witness, n, relaxed, s):
         stats[0] += 1
         if _decide_loaded(n, hands, relaxed, glob, mstamp, mbits, s) < 0:
             status[r] = 0
@@ -1014,6 +1028,8 @@ def _colour_multiset(
         for k in range(SEGMENTS):
             witness[k] = s[_CHOICE + k]
     status[r] = 1
+    for k in range(SEGMENTS):
+        layouts[r, k] = witness[k]
     pooled = 1
     for k in range(SEGMENTS):
         pool[0, k] = witness[k]
@@ -1042,17 +1058,17 @@ def _colour_multiset(
 @njit(cache=True, parallel=True)
 def colour_multisets(
     sun_masks, moon_masks, suns, kc, pos, relaxed, glob, t_masks, t_start, status, records,
-    out, stats, chunks,
+    layouts, out, stats, chunks,
 ):  # fmt: skip
     """For each multiset r, how many of its value sets with ``suns`` Suns pass a clock whose
     colour rules are all on reading position ``kc`` (``relaxed``: the clock without them).
 
     ``t_masks[t_start[13·u + t]:t_start[13·u + t + 1]]`` lists the subsets of size t of u
-    singles. ``status[r]`` (−1 unknown, 0 no layout even colour-blind, 1 some layout) and
-    ``records[r]`` (pins decided) carry what was learnt to the next call; start them at −1
-    and 0. ``stats[c]`` counts, for chunk c, the colour-blind searches, the pins that passed
-    by a move, and the searches with a pin fixed and how many of them passed. Only for
-    clocks without seat rules.
+    singles. ``status[r]`` (−1 unknown, 0 no layout even colour-blind, 1 some layout, kept
+    in ``layouts[r]``) and ``records[r]`` (pins decided) carry what was learnt to the next
+    call; start them at −1 and 0. ``stats[c]`` counts, for chunk c, the colour-blind
+    searches, the pins that passed by a move, and the searches with a pin fixed and how
+    many of them passed. Only for clocks without seat rules.
     """
     rows = sun_masks.shape[0]
     for c in prange(chunks):
@@ -1077,5 +1093,5 @@ def colour_multisets(
             out[r] = _colour_multiset(
                 r, sun_masks, moon_masks, suns, kc, pos, relaxed, pinned, glob, t_masks,
                 t_start, mstamp, mbits, s, values, single, colours, hands, witness, covered,
-                pool, trial, status, records, stats[c],
+                pool, trial, status, records, layouts, stats[c],
             )  # fmt: skip

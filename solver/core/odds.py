@@ -71,9 +71,9 @@ _EXACT_KEEP = 256
 # yet), over every multiset (``_multisets(6)``, which holds them all); a few hundred clocks.
 _BY_MULTISET: dict[tuple[bytes, bytes], npt.NDArray[np.int8]] = {}
 # A clock with colour rules on one segment: what its multisets taught (compiled_kernel.
-# colour_multisets: the colour-blind verdict and the pins decided, per multiset of
-# ``_multisets(6)``); about 2.5 MB a clock, so fewer are kept.
-_BY_COLOUR: dict[tuple[bytes, bytes], tuple[npt.NDArray[np.int8], npt.NDArray[np.int16]]] = {}
+# colour_multisets: the colour-blind verdict, a layout and the pins decided, per multiset of
+# ``_multisets(6)``); about 3.3 MB a clock, so fewer are kept.
+_BY_COLOUR: dict[tuple[bytes, bytes], tuple[npt.NDArray[np.int8], ...]] = {}
 _COLOUR_KEEP = 32
 
 
@@ -207,10 +207,11 @@ def _colour_hits(compiled: CompiledClock, position: int, suns: int, report: Prog
         learnt = (
             np.full(len(sun_masks), -1, dtype=np.int8),
             np.zeros((len(sun_masks), kernel.RECORDS), dtype=np.int16),
+            np.zeros((len(sun_masks), 6), dtype=np.int16),
         )
     todo = np.flatnonzero(_multiset_weights(suns) > 0)
     sun_masks, moon_masks = sun_masks[todo], moon_masks[todo]
-    status, records = learnt[0][todo], learnt[1][todo]
+    status, records, layouts = learnt[0][todo], learnt[1][todo], learnt[2][todo]
     t_masks, t_start = _subsets_by_size()
     rows = len(todo)
     out = np.zeros(rows, dtype=np.int64)
@@ -232,12 +233,13 @@ def _colour_hits(compiled: CompiledClock, position: int, suns: int, report: Prog
             t_start,
             status[lo:hi],
             records[lo:hi],
+            layouts[lo:hi],
             out[lo:hi],
             stats,
             chunks,
         )
     COLOUR_STATS[:] = stats.sum(axis=0)
-    learnt[0][todo], learnt[1][todo] = status, records
+    learnt[0][todo], learnt[1][todo], learnt[2][todo] = status, records, layouts
     if key not in _BY_COLOUR and len(_BY_COLOUR) >= _COLOUR_KEEP:
         _BY_COLOUR.pop(next(iter(_BY_COLOUR)))
     _BY_COLOUR[key] = learnt
