@@ -915,21 +915,20 @@ def _recorded(records, r, x):
 
 
 @njit(cache=True)
-def _try_pins(
-    mode, few, many, r, x0, n, kc, pos, relaxed, pinned, glob, t_masks, t_lo, t_hi, covered, done,
-    mstamp, mbits, s, values, single, colours, hands, pool, pooled, trial, records, stats,
+def _move_pins(
+    r, x0, n, kc, pos, relaxed, t_masks, t_lo, t_hi, covered, done, s, single, colours, pool,
+    pooled, trial, records, stats, pending,
 ):  # fmt: skip
-    """Try every candidate pin on kc not decided yet that would cover a T not covered yet:
-    mode 1 by moving it in a known layout, mode 2 also by the oracle; mode 0 only says
-    whether there is one. Only pins holding ``few`` to ``many`` singles are tried. Returns
-    (T covered, layouts pooled, a candidate was seen)."""
+    """Try every candidate pin on kc not decided yet that would cover a T not covered yet by
+    moving it in a known layout. Those that do not move are listed in ``pending`` (cards,
+    singles, J). Returns (T covered, layouts pooled, pins pending)."""
     want = t_hi - t_lo
     cmin = max(1, relaxed[CNT_MIN, kc])
     cmax = min(relaxed[CNT_MAX, kc], n - (SEGMENTS - 1))
     lo = relaxed[SUM_MIN, kc]
     hi = s[_UB + kc]
     allowed_kc = s[_ALLOWED + kc]
-    loaded = True  # the scratch vector holds the cards with the relaxed clock
+    waiting = 0
     for c in range(cmin, cmax + 1):
         x = (1 << c) - 1  # every card set of size c (Gosper's hack), canonical ones only
         while x < (1 << n):
@@ -941,54 +940,78 @@ def _try_pins(
                 and _recorded(records, r, x) == 0
             ):
                 xs, allowed = _suns_allowed(x, n, single, colours, pos, kc)
-                if (
-                    allowed
-                    and few <= _popcount(xs) <= many
-                    and _cover(xs, allowed, t_masks, t_lo, t_hi, covered, False)
-                ):
-                    if mode == 0:
-                        return done, pooled, True
-                    if not loaded:
-                        _load(values[:n], colours[:n], n, relaxed, s)
-                        loaded = True
-                    passes = _swap_holds(x, kc, pool, pooled, trial, n, relaxed, s)
-                    if passes:
+                if allowed and _cover(xs, allowed, t_masks, t_lo, t_hi, covered, False):
+                    if _swap_holds(x, kc, pool, pooled, trial, n, relaxed, s):
                         stats[1] += 1
                         _remember(records, r, x, True)
                         if pooled < POOL:
                             for k in range(SEGMENTS):
                                 pool[pooled, k] = trial[k]
                             pooled += 1
-                    elif mode == 2:
-                        passes = _pinned_passes(
-                            x, n, kc, relaxed, pinned, glob, mstamp, mbits, s, values,
-                            colours, hands,
-                        )  # fmt: skip
-                        loaded = False
-                        stats[2] += 1
-                        stats[3] += passes
-                        _remember(records, r, x, passes)
-                        if passes and pooled < POOL:
-                            for k in range(SEGMENTS):
-                                pool[pooled, k] = s[_CHOICE + k]
-                            pooled += 1
-                    if passes:
                         done += _cover(xs, allowed, t_masks, t_lo, t_hi, covered, True)
                         if done == want:
-                            return done, pooled, True
+                            return done, pooled, waiting
+                    else:
+                        pending[waiting, 0] = x
+                        pending[waiting, 1] = xs
+                        pending[waiting, 2] = allowed
+                        waiting += 1
             low = x & -x
             ripple = x + low
             x = (((ripple ^ x) >> 2) // low) | ripple
+    return done, pooled, waiting
+
+
+@njit(cache=True)
+def _search_pins(
+    few, many, r, n, kc, relaxed, pinned, glob, t_masks, t_lo, t_hi, covered, done, mstamp,
+    mbits, s, values, colours, hands, pool, pooled, trial, records, stats, pending, waiting,
+):  # fmt: skip
+    """The pending pins holding ``few`` to ``many`` singles that would still cover a T not
+    covered yet: moved in a layout found since, or searched with the pin fixed. Returns
+    (T covered, layouts pooled); leaves the cards loaded with the relaxed clock."""
+    want = t_hi - t_lo
+    loaded = True  # the scratch vector holds the cards with the relaxed clock
+    for i in range(waiting):
+        x, xs, allowed = pending[i, 0], pending[i, 1], pending[i, 2]
+        if not few <= _popcount(xs) <= many:
+            continue
+        if not _cover(xs, allowed, t_masks, t_lo, t_hi, covered, False):
+            continue
+        if not loaded:
+            _load(values[:n], colours[:n], n, relaxed, s)
+            loaded = True
+        passes = _swap_holds(x, kc, pool, pooled, trial, n, relaxed, s)
+        if passes:
+            stats[1] += 1
+            layout = trial
+        else:
+            passes = _pinned_passes(
+                x, n, kc, relaxed, pinned, glob, mstamp, mbits, s, values, colours, hands
+            )
+            loaded = False
+            stats[2] += 1
+            stats[3] += passes
+            layout = s[_CHOICE : _CHOICE + SEGMENTS]
+        _remember(records, r, x, passes)
+        if passes:
+            if pooled < POOL:
+                for k in range(SEGMENTS):
+                    pool[pooled, k] = layout[k]
+                pooled += 1
+            done += _cover(xs, allowed, t_masks, t_lo, t_hi, covered, True)
+            if done == want:
+                break
     if not loaded:
         _load(values[:n], colours[:n], n, relaxed, s)
-    return done, pooled, False
+    return done, pooled
 
 
 @njit(cache=True)
 def _colour_multiset(
     r, sun_masks, moon_masks, suns, kc, pos, relaxed, pinned, glob, t_masks, t_start,
     mstamp, mbits, s, values, single, colours, hands, witness, covered, pool, trial,
-    status, records, layouts, stats,
+    status, records, layouts, stats, pending,
 ):  # fmt: skip
     """How many value sets of multiset r with ``suns`` Suns pass (see the notes above)."""
     n, nu = _multiset_cards(sun_masks[r], moon_masks[r], values, single, colours)
@@ -1010,14 +1033,6 @@ def _colour_multiset(
         return done
     _load(values[:n], colours[:n], n, relaxed, s)
     if status[r] == 1:
-        # Known to have a layout: is there a pin left to try before looking for one?
-        _, _, left = _try_pins(
-            0, 0, MAX_CARDS, r, -1, n, kc, pos, relaxed, pinned, glob, t_masks, t_lo, t_hi,
-            covered, done, mstamp, mbits, s, values, single, colours, hands, pool, 0, trial,
-            records, stats,
-        )  # fmt: skip
-        if not left:
-            return done
         for k in range(SEGMENTS):
             witness[k] = layouts[r, k]  # the layout found before
     elif not _layout_holds(witness, n, relaxed, s):
@@ -1044,14 +1059,18 @@ def _colour_multiset(
             return done
     # Cheap moves first, then searches: pins with fewer singles first, as they leave the
     # colours freer (a pin of doubled values alone suits every T).
-    for mode, few, many in ((1, 0, MAX_CARDS), (2, 0, 0), (2, 1, 1), (2, 2, MAX_CARDS)):
-        done, pooled, _ = _try_pins(
-            mode, few, many, r, x0, n, kc, pos, relaxed, pinned, glob, t_masks, t_lo, t_hi,
-            covered, done, mstamp, mbits, s, values, single, colours, hands, pool,
-            pooled, trial, records, stats,
-        )  # fmt: skip
+    done, pooled, waiting = _move_pins(
+        r, x0, n, kc, pos, relaxed, t_masks, t_lo, t_hi, covered, done, s, single, colours,
+        pool, pooled, trial, records, stats, pending,
+    )  # fmt: skip
+    for few, many in ((0, 0), (1, 1), (2, MAX_CARDS)):
         if done == want:
-            return done
+            break
+        done, pooled = _search_pins(
+            few, many, r, n, kc, relaxed, pinned, glob, t_masks, t_lo, t_hi, covered, done,
+            mstamp, mbits, s, values, colours, hands, pool, pooled, trial, records, stats,
+            pending, waiting,
+        )  # fmt: skip
     return done
 
 
@@ -1086,6 +1105,7 @@ def colour_multisets(
         pool = np.zeros((POOL, SEGMENTS), dtype=np.int64)
         trial = np.zeros(SEGMENTS, dtype=np.int64)
         pinned = np.zeros_like(relaxed)
+        pending = np.zeros((1 << MAX_CARDS, 3), dtype=np.int64)
         for r in range(lo, hi):
             if glob[IMPOSSIBLE]:
                 out[r] = 0
@@ -1093,5 +1113,5 @@ def colour_multisets(
             out[r] = _colour_multiset(
                 r, sun_masks, moon_masks, suns, kc, pos, relaxed, pinned, glob, t_masks,
                 t_start, mstamp, mbits, s, values, single, colours, hands, witness, covered,
-                pool, trial, status, records, layouts, stats[c],
+                pool, trial, status, records, layouts, stats[c], pending,
             )  # fmt: skip
