@@ -458,3 +458,34 @@ def _split(suns: int) -> str:
     """A 3-player table with ``suns`` Suns."""
     letters = "S" * suns + "M" * (12 - suns)
     return "/".join(letters[i : i + 4] for i in range(0, 12, 4))
+
+
+def _random_colour_clock(rng: random.Random) -> dict[str, Any]:
+    """A clock with one or two colour rules on one segment and one or two other rules."""
+    segment = rng.randint(1, 6)
+    sun, moon = rng.choice([(1, 0), (0, 1), (1, 1), (2, 0), (0, 2), (2, 1)])
+    colour_rules: list[dict[str, Any]] = [
+        {"kind": "colours", "segment": segment, "sun": sun, "moon": moon},
+        {"kind": "single_colour", "segment": segment},
+        {"kind": "single_colour", "segment": segment, "colour": rng.choice("SM")},
+    ]
+    rules = rng.sample(colour_rules, rng.randint(1, 2))
+    others = [
+        {"kind": "card_count", "segment": 6, "count": 1},
+        {"kind": "card_count", "segment": rng.randint(1, 6), "count": 2},
+        {"kind": "value_range", "segment": rng.randint(2, 5), "min": 6, "max": 12},
+        {"kind": "forbidden_values", "segment": rng.randint(1, 6), "values": [1, 12]},
+        {"kind": "strictly_rising"},
+    ]
+    rules += rng.sample(others, rng.randint(1, 2))
+    return {"id": "2-1", "start": 1, "cap": rng.choice([None, 24]), "rules": rules}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_one_segment_colour_clocks_agree_with_every_value_set(seed: int) -> None:
+    compiled = compile_clock(_random_colour_clock(random.Random(seed)))
+    assert colour_position(compiled) is not None
+    forget_exact_odds()
+    for suns in (3, 9, 2):
+        result = odds(compiled, parse_colours(_split(suns)))
+        assert round(result.odds * result.deals) == value_set_hits(compiled, suns)
