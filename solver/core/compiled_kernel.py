@@ -916,8 +916,8 @@ def _recorded(records, r, x):
 
 @njit(cache=True)
 def _move_pins(
-    r, x0, n, kc, pos, relaxed, t_masks, t_lo, t_hi, covered, done, s, single, colours, pool,
-    pooled, trial, records, stats, pending,
+    r, x0, n, kc, pos, relaxed, t_masks, t_lo, t_hi, covered, done, s, values, single,
+    colours, pool, pooled, trial, records, stats, pending,
 ):  # fmt: skip
     """Try every candidate pin on kc not decided yet that would cover a T not covered yet by
     moving it in a known layout. Those that do not move are listed in ``pending`` (cards,
@@ -925,8 +925,17 @@ def _move_pins(
     want = t_hi - t_lo
     cmin = max(1, relaxed[CNT_MIN, kc])
     cmax = min(relaxed[CNT_MAX, kc], n - (SEGMENTS - 1))
-    lo = relaxed[SUM_MIN, kc]
-    hi = s[_UB + kc]
+    # kc's value: each earlier position holds at most as much and at least one card, each
+    # later one at least as much and at most its bound.
+    total = _sum(s, (1 << n) - 1)
+    later = 0
+    for j in range(kc + 1, SEGMENTS):
+        later += s[_UB + j]
+    smallest = 0
+    for i in range(kc):
+        smallest += values[i]
+    lo = max(relaxed[SUM_MIN, kc], (total - later + kc) // (kc + 1))
+    hi = min(s[_UB + kc], (total - smallest) // (SEGMENTS - kc))
     allowed_kc = s[_ALLOWED + kc]
     waiting = 0
     for c in range(cmin, cmax + 1):
@@ -1060,8 +1069,8 @@ def _colour_multiset(
     # Cheap moves first, then searches: pins with fewer singles first, as they leave the
     # colours freer (a pin of doubled values alone suits every T).
     done, pooled, waiting = _move_pins(
-        r, x0, n, kc, pos, relaxed, t_masks, t_lo, t_hi, covered, done, s, single, colours,
-        pool, pooled, trial, records, stats, pending,
+        r, x0, n, kc, pos, relaxed, t_masks, t_lo, t_hi, covered, done, s, values, single,
+        colours, pool, pooled, trial, records, stats, pending,
     )  # fmt: skip
     for few, many in ((0, 0), (1, 1), (2, MAX_CARDS)):
         if done == want:
