@@ -470,7 +470,7 @@ def _random_colour_clock(rng: random.Random) -> dict[str, Any]:
         {"kind": "single_colour", "segment": segment, "colour": rng.choice("SM")},
     ]
     rules = rng.sample(colour_rules, rng.randint(1, 2))
-    others = [
+    others: list[dict[str, Any]] = [
         {"kind": "card_count", "segment": 6, "count": 1},
         {"kind": "card_count", "segment": rng.randint(1, 6), "count": 2},
         {"kind": "value_range", "segment": rng.randint(2, 5), "min": 6, "max": 12},
