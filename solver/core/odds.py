@@ -87,7 +87,7 @@ _BY_MULTISET: dict[tuple[bytes, bytes], npt.NDArray[np.int8]] = {}
 # colour_multisets: the colour-blind verdict, a layout and the pins decided, per multiset of
 # ``_multisets(6)``); about 3.3 MB a clock, so fewer are kept.
 _BY_COLOUR: dict[tuple[bytes, bytes], tuple[npt.NDArray[np.int8], ...]] = {}
-_COLOUR_KEEP = 32
+_COLOUR_KEEP = 16  # at most about 53 MB
 
 
 def _quiet(percent: int, stage: str) -> None:
