@@ -228,8 +228,7 @@ def _colour_hits(compiled: CompiledClock, position: int, suns: int, report: Prog
     t_masks, t_start = _subsets_by_size()
     rows = len(todo)
     out = np.zeros(rows, dtype=np.int64)
-    slices = max(1, min(_SLICES, rows // 5_000))
-    chunks = max(1, min(8 * max(1, _threads()), rows // (500 * slices)))
+    slices, chunks = _slices_and_chunks(rows)
     stats = np.zeros((chunks, 4), dtype=np.int64)
     for piece in range(slices):
         lo, hi = rows * piece // slices, rows * (piece + 1) // slices
@@ -303,9 +302,7 @@ def _decide_all(
 ) -> npt.NDArray[np.uint8]:
     rows = len(sun_masks)
     out = np.zeros(rows, dtype=np.uint8)
-    # Each chunk allocates its search's work arrays (about 0.6 MB): a few rows need few.
-    slices = max(1, min(_SLICES, rows // 5_000))
-    chunks = max(1, min(8 * max(1, _threads()), rows // (500 * slices)))
+    slices, chunks = _slices_and_chunks(rows)
     for piece in range(slices):
         lo, hi = rows * piece // slices, rows * (piece + 1) // slices
         report(100 * piece // slices, f"deciding {rows:,} {stage}")
@@ -318,6 +315,14 @@ def _decide_all(
             chunks,
         )
     return out
+
+
+def _slices_and_chunks(rows: int) -> tuple[int, int]:
+    """How a kernel call over ``rows`` is cut: into slices, with progress reported after
+    each, and each slice into chunks run in parallel. Each chunk allocates its search's work
+    arrays (about 0.6 MB): a few rows need few."""
+    slices = max(1, min(_SLICES, rows // 5_000))
+    return slices, max(1, min(8 * max(1, _threads()), rows // (500 * slices)))
 
 
 def _threads() -> int:
