@@ -257,10 +257,19 @@ def _fit_targets(clock: Clock, values_in_reading_order: list[float]) -> tuple[fl
     }
     cap = _cap(clock)
     order = reading_order(clock)
+    # The most a segment may aim at: the cap, and no more than a range read after it allows
+    # (the totals rise, so a segment above a later one's maximum breaks that range).
+    ceilings: list[float] = []
+    ceiling = cap
+    for segment in reversed(order):
+        if segment in ranges:
+            ceiling = min(ceiling, ranges[segment][1])
+        ceilings.append(ceiling)
+    ceilings.reverse()
     by_segment = [0.0] * SEGMENTS
     previous = 0.0
-    for value, segment in zip(values_in_reading_order, order, strict=True):
-        v = min(value, cap)
+    for value, segment, most in zip(values_in_reading_order, order, ceilings, strict=True):
+        v = min(value, most)
         if segment in ranges:
             lo, hi = ranges[segment]
             v = min(max(v, lo), hi)

@@ -73,3 +73,27 @@ def test_a_colour_rule_goes_to_a_seat_holding_that_colour() -> None:
     seats = parse_colours("MMMM/SSMM/MMSS")
     assert colour_owners(clock, seats) == {1: (2,)}
     assert baseline_plan(clock, seats, 3).owners == {1: (2,)}
+
+
+def test_targets_before_a_value_range_stay_within_its_maximum() -> None:
+    from solver.core.plans import shaped_targets
+
+    # Segment 5 must total 14 to 18: a segment read before it aiming at 21 would push it
+    # past 18 (the totals rise), so no target before it goes above 18.
+    clock = Clock.from_json(
+        {"id": "5-1", "rules": [{"kind": "value_range", "segment": 5, "min": 14, "max": 18}]}
+    )
+    targets = shaped_targets(clock, (5.0, 10.0), (20.0, 24.0), 2)
+    assert targets[4] == 18.0
+    assert max(targets[:5]) == 18.0
+    assert list(targets) == sorted(targets)
+    assert targets[5] == 24.0  # read after the range: free up to the cap
+    # Without the range the same shape aims higher before segment 5.
+    assert (
+        max(
+            shaped_targets(
+                Clock.from_json({"id": "5-1", "rules": []}), (5.0, 10.0), (20.0, 24.0), 2
+            )[:5]
+        )
+        > 18
+    )
