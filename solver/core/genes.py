@@ -107,6 +107,21 @@ def lone_starts(clock: Clock, starts: list[Genes]) -> list[Genes]:
     return [*(replace(g, lone_floor=LONE_FLOOR) for g in starts), LONE_PRIOR]
 
 
+def structures(starts: list[Genes]) -> list[Genes]:
+    """The discrete choices mutations rarely cross, for each start: where the low segments
+    end (``split`` 2, 3 or 4) and whether the piles keep small cards off (``pile_floor``).
+    A clock whose rule weighs on segment 4 may want it with the low ones, or its piles
+    without a band; one search in five found such a plan by chance, which made the
+    recommended plan depend on the seed."""
+    out: list[Genes] = []
+    for genes in starts:
+        for split in (genes.split, *(s for s in (2, 3, 4) if s != genes.split)):
+            for floor in dict.fromkeys((genes.pile_floor, 0.0 if genes.pile_floor else PILE_FLOOR)):
+                out.append(replace(genes, split=split, pile_floor=floor))
+    return list(dict.fromkeys(out))
+
+
+PILE_FLOOR = 9.0  # the piles' band a structure without one tries: "cards of 9 or more there"
 LONE_FLOOR = 10.0  # the lone segment's floor the search starts from
 # Where a long search ended on a lone segment (effort 2, seed 0, "max_cards: 1 on 5" at 3
 # players, 2026-12-02): the segments before it climb to 12 from about 7, big cards (11 or

@@ -1,6 +1,7 @@
 """Plan search: the plan a table should agree on, with an honest pass rate.
 
-The search races plans on common deals (every plan in a round plays exactly the same
+The search screens the plan's structures first (:func:`_screen`), then races plans on
+common deals (every plan in a round plays exactly the same
 deals, so differences are due to the plans, not the luck of the deal) and halves the field
 each round while the number of deals grows, so bad plans die after a few hundred games and
 the survivors are compared on tens of thousands. New plans are bred around the survivors
@@ -32,7 +33,16 @@ from rules.clock import Clock
 from rules.seats import Seats
 
 from . import choice
-from .genes import OTHER_STARTS, PRIORS, Genes, h_genes, lone_starts, mutate, random_genes
+from .genes import (
+    OTHER_STARTS,
+    PRIORS,
+    Genes,
+    h_genes,
+    lone_starts,
+    mutate,
+    random_genes,
+    structures,
+)
 from .hint_result import STAGES, Alternative, HintResult, Progress, Stage, plan_size
 from .plans import Plan, baseline_plan, h_plan
 from .search_run import BREED, CHOICES, FRESH, SEARCH, SLIP_RATE, Deals, Measured, Run, seed_for
@@ -131,9 +141,7 @@ def _race(
     Returns the survivors (best first) and the last field ranked on its clean rate."""
     clock, players = run.clock, run.seats.players
     baseline, slipping = run.baseline, run.slipping
-    pool: list[Genes] = [prior, h_genes(), *OTHER_STARTS]
-    # Where a late segment takes one card only, the same starts with it alone (plans.Plan.lone).
-    pool += lone_starts(clock, pool)
+    pool = _screen(run, seed, prior)
     clean_field: list[tuple[float, int, Genes]] = []
     for round_index, (size, games, keep) in enumerate(run.schedule.rounds):
         # Refill the field: random plans in the first round, offspring of survivors later.
@@ -195,6 +203,28 @@ def _race(
             interval_with_slips=wilson(round(best_slips * games), games),
         )
     return pool, clean_field
+
+
+def _screen(run: Run, seed: int, prior: Genes) -> list[Genes]:
+    """The starting points in every structure (:func:`genes.structures`), screened on one
+    common sample: the best SCREEN_KEEP start the race, best first."""
+    starts = [prior, h_genes(), *OTHER_STARTS]
+    # Where a late segment takes one card only, the same starts with it alone (plans.Plan.lone).
+    starts += lone_starts(run.clock, starts)
+    games = run.schedule.screen
+    if not games:  # the reference engine: too slow to screen, the starts race as they are
+        return starts
+    field = structures(starts)
+    values, slips = run.common(games, seed_for(seed, SEARCH, 50))
+    stage = Stage("racing", 1, len(run.schedule.rounds))
+    scored = sorted(
+        ((-run.passes(run.plan(g), values, slips, stage), i, g) for i, g in enumerate(field)),
+        key=lambda x: (x[0], x[1]),
+    )
+    return [g for _, _, g in scored[:SCREEN_KEEP]]
+
+
+SCREEN_KEEP = 6
 
 
 def _climb(run: Run, rng: np.random.Generator, seed: int, leader: Genes) -> tuple[Genes, Deals]:

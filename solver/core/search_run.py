@@ -26,6 +26,7 @@ class _Schedule:
     rounds: tuple[tuple[int, int, int], ...]  # (plans raced, deals each, survivors kept)
     climb: tuple[int, int]  # (steps, deals): hill-climbing from the race's winner
     final_games: int
+    screen: int = 0  # deals each structure is screened on before the race (0: no screen)
 
 
 def _schedule(effort: float, compiled: bool) -> _Schedule:
@@ -35,6 +36,7 @@ def _schedule(effort: float, compiled: bool) -> _Schedule:
     if not compiled:
         return _Schedule(((6, max(20, int(60 * e)), 2), (4, max(40, int(150 * e)), 1)),
                          (0, 0), max(100, int(400 * e)))  # fmt: skip
+    # ``screen``: a few tenths of a second for the 18 or so structures (genes.structures).
     return _Schedule(
         (
             (24, max(200, int(1000 * e)), 6),
@@ -44,6 +46,7 @@ def _schedule(effort: float, compiled: bool) -> _Schedule:
         ),
         (max(3, int(14 * min(e, 4.0))), max(2000, int(16000 * e))),
         max(4000, int(25000 * e)),
+        max(500, int(2000 * e)),
     )
 
 
@@ -61,6 +64,7 @@ SIMPLEST_WITHIN = 0.05  # the simplest plan may lose this much of the rate with 
 # rest, in proportion to the games it plays, so the bar moves at an even pace to 100.
 ODDS_SHARE = 12
 SLICE = 5000  # games per pass_count call: progress is reported after each slice
+SCREENED = 18  # structures a screen plays, about (genes.structures: 3 starts x 3 splits x 2)
 CHOICES = 7  # plans compared in the choice, at most (and the clean search's)
 
 
@@ -95,6 +99,8 @@ class Run:
         self.twice = twice = 2 if self.slipping else 1  # plans measured clean and with slips
         last_games = schedule.rounds[-1][1]
         total = sum((n + 1 + (twice - 1) * 2) * g for n, g, _ in schedule.rounds)
+        # The screen (search._screen): about SCREENED structures, for this search and its twin.
+        total += SCREENED * schedule.screen * (2 if self.slipping else 1)
         total += (seats.players + (twice - 1) * (2 + seats.players)) * last_games
         total += (schedule.climb[0] + 1) * schedule.climb[1]
         total += CHOICES * twice * schedule.climb[1]
