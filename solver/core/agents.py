@@ -44,7 +44,16 @@ LONE_MISS = 1000.0
 # Any other kind is still enforced by the referee and checked by rules.validate; the
 # players simply do not plan for it, and the compiled engine declines the clock.
 PLANNED_KINDS = frozenset(
-    {"card_count", "min_cards", "max_cards", "colours", "value_range", "first_cards"}
+    {
+        "card_count",
+        "min_cards",
+        "max_cards",
+        "colours",
+        "value_range",
+        "first_cards",
+        "forbidden_values",
+        "single_colour",
+    }
 )
 
 
@@ -87,6 +96,8 @@ class TableRules:
     band_lo: tuple[float, ...]
     band_hi: tuple[float, ...]
     lone_floor: tuple[float, ...]  # the smallest card a lone position takes (plan.lone), or 0
+    forbidden: tuple[int, ...]  # per position, bit v set: no card of value v may be there
+    one_colour: tuple[int, ...]  # per position, 1: its cards must share a colour (either)
     need_weight: float
     order_weight: float
     open_bonus: float
@@ -127,6 +138,7 @@ def _table_rules(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
     min_sun, max_sun = [0] * SEGMENTS, [CARDS_IN_PLAY] * SEGMENTS
     min_moon, max_moon = [0] * SEGMENTS, [CARDS_IN_PLAY] * SEGMENTS
     vmin, vmax = [0.0] * SEGMENTS, [UNBOUNDED] * SEGMENTS
+    forbidden, one_colour = [0] * SEGMENTS, [0] * SEGMENTS
     first: list[int] = []
     for params in rule_params(clock):
         kind = params.get("kind")
@@ -149,6 +161,17 @@ def _table_rules(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
         elif kind == "value_range":
             vmin[p] = max(vmin[p], float(params["min"]))
             vmax[p] = min(vmax[p], float(params["max"]))
+        elif kind == "forbidden_values":
+            for value in params["values"]:
+                forbidden[p] |= 1 << int(value)
+        elif kind == "single_colour":
+            # A given colour caps the other at none; "one colour, either" is its own check.
+            if params.get("colour") == "S":
+                max_moon[p] = 0
+            elif params.get("colour") == "M":
+                max_sun[p] = 0
+            else:
+                one_colour[p] = 1
     allowed = []
     sole = []
     band_lo, band_hi = [], []
@@ -180,6 +203,8 @@ def _table_rules(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
         band_lo=tuple(band_lo),
         band_hi=tuple(band_hi),
         lone_floor=tuple(lone_floor),
+        forbidden=tuple(forbidden),
+        one_colour=tuple(one_colour),
         need_weight=plan.need_weight,
         order_weight=plan.order_weight,
         open_bonus=plan.open_bonus,
@@ -299,7 +324,11 @@ def _candidates(view: View, misread: tuple[int, float] | None) -> list[Candidate
                 cnt[p] >= r.max_count[p]
                 or (is_sun and suns[p] >= r.max_sun[p])
                 or (not is_sun and moons[p] >= r.max_moon[p])
+                or (r.forbidden[p] >> v) & 1
+                or (r.one_colour[p] and (moons[p] if is_sun else suns[p]) > 0)
             ):
+                # The clock would fail: too many cards or of a colour, a forbidden value,
+                # or a second colour where one is required.
                 tier = 2
             elif not r.allowed[p][me] or not _still_reachable(
                 r, p, is_sun, cnt, suns, moons, remaining_after,

@@ -41,7 +41,17 @@ class CompiledTable:
 
 def pack(r: TableRules) -> CompiledTable:
     ints = np.array(
-        [r.min_count, r.max_count, r.min_sun, r.max_sun, r.min_moon, r.max_moon, r.sole_owner],
+        [
+            r.min_count,
+            r.max_count,
+            r.min_sun,
+            r.max_sun,
+            r.min_moon,
+            r.max_moon,
+            r.sole_owner,
+            r.forbidden,
+            r.one_colour,
+        ],
         dtype=np.int64,
     )
     floats = np.array(
@@ -82,6 +92,7 @@ def _play_one(
     min_count, max_count = ints[0], ints[1]
     min_sun, max_sun, min_moon, max_moon = ints[2], ints[3], ints[4], ints[5]
     sole = ints[6]
+    forbidden, one_colour = ints[7], ints[8]
     targets, vmin, vmax, band_lo, band_hi = floats[0], floats[1], floats[2], floats[3], floats[4]
     lone_floor = floats[5]
     w, order_w, open_bonus = scalars[0], scalars[1], scalars[2]
@@ -121,6 +132,7 @@ def _play_one(
     used_suns = np.zeros(players, dtype=np.int64)
     used_moons = np.zeros(players, dtype=np.int64)
     sums = np.zeros(SEG, dtype=np.int64)
+    barred = np.zeros(SEG, dtype=np.int64)  # a card of a forbidden value lies there
     est = np.zeros(SEG)
     face_up_left = face_up_budget
     board_pos = np.zeros(CARDS_IN_PLAY, dtype=np.int64)
@@ -195,6 +207,8 @@ def _play_one(
                     cnt[p] >= max_count[p]
                     or (is_sun and suns[p] >= max_sun[p])
                     or ((not is_sun) and moons[p] >= max_moon[p])
+                    or (forbidden[p] >> v) & 1 == 1
+                    or (one_colour[p] == 1 and (moons[p] if is_sun else suns[p]) > 0)
                 ):
                     tier = 2
                 elif allowed[p, me] == 0:
@@ -297,6 +311,8 @@ def _play_one(
             pub[p] = pub[p] + b
         cnt[p] += 1
         sums[p] += v
+        if (forbidden[p] >> v) & 1 == 1:
+            barred[p] = 1
         if slot_colour[s] == 0:
             suns[p] += 1
             used_suns[me] += 1
@@ -313,6 +329,8 @@ def _play_one(
         if moons[p] < min_moon[p] or moons[p] > max_moon[p]:
             return False
         if sums[p] > cap or sums[p] < vmin[p] or sums[p] > vmax[p]:
+            return False
+        if barred[p] == 1 or (one_colour[p] == 1 and suns[p] > 0 and moons[p] > 0):
             return False
         if p > 0 and sums[p] < sums[p - 1]:
             return False

@@ -35,6 +35,20 @@ LONE = Clock.from_json({"id": "5-1", "rules": [{"kind": "max_cards", "segment": 
 LONE_SUN = Clock.from_json(
     {"id": "5-1", "start": 2, "rules": [{"kind": "colours", "segment": 6, "sun": 1, "moon": 0}]}
 )
+# Kinds the compiled engine plays since solver version 5: forbidden values, one colour (either,
+# or a given one), with a moved start so positions and printed segments differ.
+BARRED = Clock.from_json(
+    {
+        "id": "6-2",
+        "start": 4,
+        "rules": [
+            {"kind": "forbidden_values", "segment": 4, "values": [1, 2, 3]},
+            {"kind": "forbidden_values", "segment": 2, "values": [12]},
+            {"kind": "single_colour", "segment": 6},
+            {"kind": "single_colour", "segment": 1, "colour": "M"},
+        ],
+    }
+)
 ONE_ONE = Clock.from_json(
     {
         "id": "1-1",
@@ -106,3 +120,11 @@ def test_engines_agree_on_a_lone_segment(clock: Clock, colours: str, lone: dict[
     _assert_same_games(clock, colours, plan, seats.players, games=150)
     # With the face-up budget spent early, the lone card is read like any face-down card.
     _assert_same_games(clock, colours, plan.with_(face_up_threshold=0.0), 1, games=100)
+
+
+@pytest.mark.parametrize("colours", ["SSMM/SMSM/MMSS", "SSMM+SM/SMMM+SS", "SSM/MMS/SMS/MSM"])
+def test_engines_agree_on_forbidden_values_and_single_colours(colours: str) -> None:
+    seats = parse_colours(colours)
+    assert rules_for(BARRED, seats, h_plan(BARRED, seats)).compiled_ok
+    _assert_same_games(BARRED, colours, h_plan(BARRED, seats), seats.players, games=150)
+    _assert_same_games(BARRED, colours, baseline_plan(BARRED, seats, 0), 0, games=100)

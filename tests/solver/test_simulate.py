@@ -135,4 +135,12 @@ def test_the_compiled_engine_declines_a_clock_with_a_rule_kind_it_does_not_model
 ) -> None:
     assert compiled_engine_models(CLOCK)
     assert compiled_engine_models(get_clock("1-1"))  # special rules of kinds it knows
+    for kinds in (
+        {"kind": "forbidden_values", "segment": 2, "values": [5]},
+        {"kind": "single_colour", "segment": 3},
+    ):
+        assert compiled_engine_models(Clock.from_json({"id": "4-1", "rules": [kinds]}))
+    assert not compiled_engine_models(
+        Clock.from_json({"id": "4-1", "rules": [{"kind": "strictly_rising"}]})
+    )
     assert not compiled_engine_models(no_twelve_clock)

@@ -39,7 +39,7 @@ from solver.core.simulate import (
     play_reference,
     simulate,
 )
-from tests.solver.test_agents_fast import LONE, ONE_ONE, SPECIAL, _slot_to_deal_index
+from tests.solver.test_agents_fast import BARRED, LONE, ONE_ONE, SPECIAL, _slot_to_deal_index
 
 BASE = Clock("2-1", 2, 1)
 TABLES = ["SSMM/SMSM/MMSS", "SSMM+SM/SMMM+SS", "SSM/MMS/SMS/MSM"]
@@ -196,6 +196,8 @@ def test_a_random_move_is_uniform_over_the_placeable_moves() -> None:
         (SPECIAL, "SSMM/SMSM/MMSS", 0.5),
         (ONE_ONE, "SSM/MMS/SMS/MSM", 0.4),
         (LONE, "SSMM/SMMM/SSMM", 0.4),
+        (BARRED, "SSMM/SMSM/MMSS", 0.15),
+        (BARRED, "SSMM+SM/SMMM+SS", 0.15),
     ],
 )
 def test_engines_agree_game_for_game_with_slips(clock: Clock, colours: str, rate: float) -> None:

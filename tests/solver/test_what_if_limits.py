@@ -26,8 +26,8 @@ from solver.results import result_json
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("commit_at_once")]
 COLOURS = "SSM/MMS/SMM/SSM"
 TARGETS = {f"target_{i}": t for i, t in enumerate([3, 6, 9, 12, 15, 30], start=1)}
-# forbidden_values is a kind only the reference engine plays.
-REFERENCE_RULE = {"kind": "forbidden_values", "segment": 2, "values": [12]}
+# strictly_rising is a kind only the reference engine plays.
+REFERENCE_RULE = {"kind": "strictly_rising"}
 
 
 def done_hint(user: User, definition: dict[str, Any] | None = None) -> HintRequest:
