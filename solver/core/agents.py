@@ -40,9 +40,12 @@ SUN, MOON = 0, 1
 # What breaking the lone-segment convention costs a move (``_misses_lone``): more than any
 # score, so such a move comes after every other move that keeps the plan.
 LONE_MISS = 1000.0
-# Rule kinds whose effect on play the simulated players (and the compiled engine) know.
-# Any other kind is still enforced by the referee and checked by rules.validate; the
-# players simply do not plan for it, and the compiled engine declines the clock.
+# Rule kinds the compiled engine plays: the simulated players plan for the segment rules
+# (counts, colours, ranges, forbidden values, one colour) and the first cards; for
+# strictly_rising and equal_neighbours they follow targets that keep them
+# (plans._fit_targets) and the engine checks them at resolution. Any other kind is still
+# enforced by the referee and checked by rules.validate; the players simply do not plan
+# for it, and the compiled engine declines the clock (the reference engine plays it).
 PLANNED_KINDS = frozenset(
     {
         "card_count",
@@ -53,6 +56,8 @@ PLANNED_KINDS = frozenset(
         "first_cards",
         "forbidden_values",
         "single_colour",
+        "strictly_rising",
+        "equal_neighbours",
     }
 )
 
@@ -98,6 +103,9 @@ class TableRules:
     lone_floor: tuple[float, ...]  # the smallest card a lone position takes (plan.lone), or 0
     forbidden: tuple[int, ...]  # per position, bit v set: no card of value v may be there
     one_colour: tuple[int, ...]  # per position, 1: its cards must share a colour (either)
+    # Checked at resolution only (the players aim at targets that keep them, plans.fit):
+    equal_next: tuple[int, ...]  # per position p, 1: its value equals position p + 1's (mod 6)
+    strict: bool  # strictly_rising: no ties
     need_weight: float
     order_weight: float
     open_bonus: float
@@ -129,6 +137,25 @@ def rules_for(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
     return table_rules(clock, seats, json.dumps(plan.to_json(), sort_keys=True))
 
 
+def _whole_clock_rules(clock: Clock, pos: dict[int, int]) -> tuple[list[int], list[int], bool]:
+    """The rules that are not about one segment: the positions the first cards must go to,
+    which positions equal the next one (``equal_neighbours``), and whether ties are out."""
+    first: list[int] = []
+    equal_next = [0] * SEGMENTS
+    strict = False
+    for params in rule_params(clock):
+        kind = params.get("kind")
+        if kind == "first_cards":
+            first = [pos[int(s)] for s in params["segments"]]
+        elif kind == "strictly_rising":
+            strict = True
+        elif kind == "equal_neighbours":
+            a, b = (pos[int(s)] for s in params["segments"])
+            # Neighbours on the face are neighbours in reading order, or the last and first.
+            equal_next[a if (b - a) % SEGMENTS == 1 else b] = 1
+    return first, equal_next, strict
+
+
 def _table_rules(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
     order = tuple(reading_order(clock))
     pos = {segment: i for i, segment in enumerate(order)}
@@ -139,13 +166,10 @@ def _table_rules(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
     min_moon, max_moon = [0] * SEGMENTS, [CARDS_IN_PLAY] * SEGMENTS
     vmin, vmax = [0.0] * SEGMENTS, [UNBOUNDED] * SEGMENTS
     forbidden, one_colour = [0] * SEGMENTS, [0] * SEGMENTS
-    first: list[int] = []
+    first, equal_next, strict = _whole_clock_rules(clock, pos)
     for params in rule_params(clock):
         kind = params.get("kind")
-        if kind not in PLANNED_KINDS:
-            continue
-        if kind == "first_cards":
-            first = [pos[int(s)] for s in params["segments"]]
+        if kind not in PLANNED_KINDS or "segment" not in params:
             continue
         p = pos[int(params["segment"])]
         if kind in ("card_count", "min_cards"):
@@ -205,6 +229,8 @@ def _table_rules(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
         lone_floor=tuple(lone_floor),
         forbidden=tuple(forbidden),
         one_colour=tuple(one_colour),
+        equal_next=tuple(equal_next),
+        strict=strict,
         need_weight=plan.need_weight,
         order_weight=plan.order_weight,
         open_bonus=plan.open_bonus,

@@ -36,7 +36,7 @@ class CompiledTable:
     floats: FloatArray  # rows: targets, vmin, vmax, band_lo, band_hi, lone_floor
     allowed: IntArray  # [position, seat]
     scalars: FloatArray  # need_weight, order_weight, open_bonus, threshold, band_weight, cap
-    info: IntArray  # players, opener, first0, first1, n_first
+    info: IntArray  # players, opener, first0, first1, n_first, strict
 
 
 def pack(r: TableRules) -> CompiledTable:
@@ -51,6 +51,7 @@ def pack(r: TableRules) -> CompiledTable:
             r.sole_owner,
             r.forbidden,
             r.one_colour,
+            r.equal_next,
         ],
         dtype=np.int64,
     )
@@ -63,7 +64,9 @@ def pack(r: TableRules) -> CompiledTable:
         dtype=np.float64,
     )
     first = list(r.first) + [-1, -1]
-    info = np.array([r.players, r.opener, first[0], first[1], len(r.first)], dtype=np.int64)
+    info = np.array(
+        [r.players, r.opener, first[0], first[1], len(r.first), int(r.strict)], dtype=np.int64
+    )
     return CompiledTable(ints, floats, allowed, scalars, info)
 
 
@@ -92,7 +95,7 @@ def _play_one(
     min_count, max_count = ints[0], ints[1]
     min_sun, max_sun, min_moon, max_moon = ints[2], ints[3], ints[4], ints[5]
     sole = ints[6]
-    forbidden, one_colour = ints[7], ints[8]
+    forbidden, one_colour, equal_next = ints[7], ints[8], ints[9]
     targets, vmin, vmax, band_lo, band_hi = floats[0], floats[1], floats[2], floats[3], floats[4]
     lone_floor = floats[5]
     w, order_w, open_bonus = scalars[0], scalars[1], scalars[2]
@@ -332,7 +335,9 @@ def _play_one(
             return False
         if barred[p] == 1 or (one_colour[p] == 1 and suns[p] > 0 and moons[p] > 0):
             return False
-        if p > 0 and sums[p] < sums[p - 1]:
+        if p > 0 and (sums[p] < sums[p - 1] or (info[5] == 1 and sums[p] == sums[p - 1])):
+            return False
+        if equal_next[p] == 1 and sums[p] != sums[(p + 1) % SEG]:
             return False
     return True
 

@@ -257,23 +257,43 @@ def _fit_targets(clock: Clock, values_in_reading_order: list[float]) -> tuple[fl
     }
     cap = _cap(clock)
     order = reading_order(clock)
+    kinds = {p.get("kind") for p in rule_params(clock)}
+    # strictly_rising: each target at least 1 above the one before (no ties).
+    step = 1.0 if "strictly_rising" in kinds else 0.0
+    # equal_neighbours read one after the other: the later aims where the earlier does.
+    same_as_previous = {
+        max(pair, key=order.index)
+        for pair in (
+            tuple(int(s) for s in p["segments"])
+            for p in rule_params(clock)
+            if p.get("kind") == "equal_neighbours"
+        )
+        if abs(order.index(pair[0]) - order.index(pair[1])) == 1
+    }
     # The most a segment may aim at: the cap, and no more than a range read after it allows
-    # (the totals rise, so a segment above a later one's maximum breaks that range).
+    # (the totals rise, so a segment above a later one's maximum breaks that range), less
+    # one per segment between them where the clock wants no ties.
     ceilings: list[float] = []
     ceiling = cap
     for segment in reversed(order):
         if segment in ranges:
             ceiling = min(ceiling, ranges[segment][1])
         ceilings.append(ceiling)
+        ceiling -= step
     ceilings.reverse()
     by_segment = [0.0] * SEGMENTS
     previous = 0.0
-    for value, segment, most in zip(values_in_reading_order, order, ceilings, strict=True):
+    for index, (value, segment, most) in enumerate(
+        zip(values_in_reading_order, order, ceilings, strict=True)
+    ):
         v = min(value, most)
         if segment in ranges:
             lo, hi = ranges[segment]
             v = min(max(v, lo), hi)
-        v = max(v, previous)  # keep the targets themselves rising
+        if segment in same_as_previous:
+            v = previous
+        # Keep the targets themselves rising (by ``step`` where ties are not allowed).
+        v = max(v, previous + step) if index else max(v, previous)
         by_segment[segment - 1] = round(v, 1)
         previous = v
     return tuple(by_segment)

@@ -3,13 +3,16 @@ sent, a way to ask for a hint, and a solver result to store without running the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 
 from rules.catalogue import get_clock
+from rules.clock import Clock
+from rules.kinds.base import RULE_KINDS, Resolution, Rule, Segment, register
 from rules.seats import parse_colours
 from solver import services
 from solver.core.plans import baseline_plan
@@ -75,3 +78,42 @@ def ask(
             return services.request_hint(user, hint_input, lang="nl")
 
     return _ask
+
+
+# --- A rule kind only the reference engine plays -------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _NoTwelve(Rule):
+    """A rule kind the simulated players and the compiled engine have never heard of (every
+    kind Timekeeper ships is played by the compiled engine): clocks with it fall back to the
+    reference engine."""
+
+    kind = "test_no_twelve"
+    wording = {"en": "No 12 on segment {segment}.", "nl": "Geen 12.", "ja": "12なし。"}
+
+    segment: Segment
+
+    def holds(self, resolution: Resolution) -> bool:
+        return all(c.value != 12 for c in resolution.layout.segments[self.segment - 1])
+
+    def explain(self, resolution: Resolution, lang: str) -> str:
+        return "A 12 on the segment."
+
+    def label(self) -> str:
+        return "≠12"
+
+
+@pytest.fixture
+def no_twelve() -> Iterator[str]:
+    """Registers the kind ``test_no_twelve`` ({"segment": n}) for the test; yields its name."""
+    register(_NoTwelve)
+    try:
+        yield _NoTwelve.kind
+    finally:
+        del RULE_KINDS[_NoTwelve.kind]
+
+
+@pytest.fixture
+def no_twelve_clock(no_twelve: str) -> Clock:
+    return Clock("4-1", 4, 1, rules=(_NoTwelve(6),))

@@ -49,6 +49,18 @@ BARRED = Clock.from_json(
         ],
     }
 )
+# Whole-clock rules the compiled engine resolves: no ties, and equal neighbours (one pair
+# read one after the other, one across the end of the reading order).
+RISING = Clock.from_json({"id": "7-1", "start": 3, "rules": [{"kind": "strictly_rising"}]})
+EQUAL = Clock.from_json(
+    {
+        "id": "7-2",
+        "rules": [
+            {"kind": "equal_neighbours", "segments": [2, 3]},
+            {"kind": "equal_neighbours", "segments": [6, 1]},
+        ],
+    }
+)
 ONE_ONE = Clock.from_json(
     {
         "id": "1-1",
@@ -128,3 +140,11 @@ def test_engines_agree_on_forbidden_values_and_single_colours(colours: str) -> N
     assert rules_for(BARRED, seats, h_plan(BARRED, seats)).compiled_ok
     _assert_same_games(BARRED, colours, h_plan(BARRED, seats), seats.players, games=150)
     _assert_same_games(BARRED, colours, baseline_plan(BARRED, seats, 0), 0, games=100)
+
+
+@pytest.mark.parametrize("clock", [RISING, EQUAL])
+def test_engines_agree_on_strictly_rising_and_equal_neighbours(clock: Clock) -> None:
+    for colours in ("SSMM/SMSM/MMSS", "SSM/MMS/SMS/MSM"):
+        seats = parse_colours(colours)
+        assert rules_for(clock, seats, h_plan(clock, seats)).compiled_ok
+        _assert_same_games(clock, colours, h_plan(clock, seats), seats.players, games=150)

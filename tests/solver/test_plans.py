@@ -97,3 +97,25 @@ def test_targets_before_a_value_range_stay_within_its_maximum() -> None:
         )
         > 18
     )
+
+
+def test_targets_rise_by_one_at_least_where_ties_fail() -> None:
+    from solver.core.plans import shaped_targets
+
+    rising = Clock.from_json({"id": "5-1", "start": 3, "rules": [{"kind": "strictly_rising"}]})
+    targets = shaped_targets(rising, (5.0, 5.0), (24.0, 24.0), 3)
+    read = [targets[s - 1] for s in (3, 4, 5, 6, 1, 2)]
+    assert all(b >= a + 1 for a, b in zip(read, read[1:], strict=False))
+    assert max(read) <= 24  # within the cap: the flat top becomes 22, 23, 24
+    assert read[-3:] == [22.0, 23.0, 24.0]
+
+
+def test_equal_neighbours_read_in_a_row_aim_at_the_same_total() -> None:
+    from solver.core.plans import shaped_targets
+
+    equal = Clock.from_json(
+        {"id": "5-1", "rules": [{"kind": "equal_neighbours", "segments": [5, 4]}]}
+    )
+    targets = shaped_targets(equal, (5.0, 9.0), (17.0, 23.0), 3)
+    assert targets[3] == targets[4] == 17.0
+    assert list(targets) == sorted(targets)

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
-
 import numpy as np
 import pytest
 
 from rules.catalogue import get_clock
 from rules.clock import Clock
-from rules.kinds.base import RULE_KINDS, Resolution, Rule, Segment, register
 from rules.layout import Move
 from rules.seats import parse_colours
 from solver.core.agents import View, compiled_engine_models, rank_moves
@@ -90,34 +86,6 @@ def test_a_better_plan_passes_more_often_than_no_plan_at_all() -> None:
     assert simulate(CLOCK, THREE, h_plan(CLOCK, THREE), 3, 300, seed=1).pass_rate > 0.3
 
 
-@dataclass(frozen=True, slots=True)
-class _NoTwelve(Rule):
-    """A rule kind the simulated players and the compiled engine have never heard of."""
-
-    kind = "test_no_twelve"
-    wording = {"en": "No 12 on segment {segment}.", "nl": "Geen 12.", "ja": "12なし。"}
-
-    segment: Segment
-
-    def holds(self, resolution: Resolution) -> bool:
-        return all(c.value != 12 for c in resolution.layout.segments[self.segment - 1])
-
-    def explain(self, resolution: Resolution, lang: str) -> str:
-        return "A 12 on the segment."
-
-    def label(self) -> str:
-        return "≠12"
-
-
-@pytest.fixture
-def no_twelve_clock() -> Iterator[Clock]:
-    register(_NoTwelve)
-    try:
-        yield Clock("4-1", 4, 1, rules=(_NoTwelve(6),))
-    finally:
-        del RULE_KINDS[_NoTwelve.kind]
-
-
 def test_a_rule_kind_unknown_to_the_compiled_engine_is_played_by_the_reference(
     no_twelve_clock: Clock,
 ) -> None:
@@ -140,7 +108,9 @@ def test_the_compiled_engine_declines_a_clock_with_a_rule_kind_it_does_not_model
         {"kind": "single_colour", "segment": 3},
     ):
         assert compiled_engine_models(Clock.from_json({"id": "4-1", "rules": [kinds]}))
-    assert not compiled_engine_models(
-        Clock.from_json({"id": "4-1", "rules": [{"kind": "strictly_rising"}]})
-    )
+    for whole_clock in (
+        {"kind": "strictly_rising"},
+        {"kind": "equal_neighbours", "segments": [2, 3]},
+    ):
+        assert compiled_engine_models(Clock.from_json({"id": "4-1", "rules": [whole_clock]}))
     assert not compiled_engine_models(no_twelve_clock)

@@ -39,7 +39,15 @@ from solver.core.simulate import (
     play_reference,
     simulate,
 )
-from tests.solver.test_agents_fast import BARRED, LONE, ONE_ONE, SPECIAL, _slot_to_deal_index
+from tests.solver.test_agents_fast import (
+    BARRED,
+    EQUAL,
+    LONE,
+    ONE_ONE,
+    RISING,
+    SPECIAL,
+    _slot_to_deal_index,
+)
 
 BASE = Clock("2-1", 2, 1)
 TABLES = ["SSMM/SMSM/MMSS", "SSMM+SM/SMMM+SS", "SSM/MMS/SMS/MSM"]
@@ -198,6 +206,8 @@ def test_a_random_move_is_uniform_over_the_placeable_moves() -> None:
         (LONE, "SSMM/SMMM/SSMM", 0.4),
         (BARRED, "SSMM/SMSM/MMSS", 0.15),
         (BARRED, "SSMM+SM/SMMM+SS", 0.15),
+        (RISING, "SSMM/SMSM/MMSS", 0.15),
+        (EQUAL, "SSM/MMS/SMS/MSM", 0.15),
     ],
 )
 def test_engines_agree_game_for_game_with_slips(clock: Clock, colours: str, rate: float) -> None:

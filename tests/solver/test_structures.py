@@ -56,9 +56,9 @@ def test_the_screen_finds_a_structure_no_start_has() -> None:
     assert first >= last
 
 
-def test_the_reference_engine_races_its_starts_unscreened() -> None:
+def test_the_reference_engine_races_its_starts_unscreened(no_twelve_clock: Clock) -> None:
     # A rule kind only the reference engine plays: too slow to screen 18 structures.
-    clock = Clock.from_json({"id": "5-1", "rules": [{"kind": "strictly_rising"}]})
+    clock = no_twelve_clock
     seats = parse_colours("SSM/MMS/SMS/MSM")
     run = Run(clock, seats, 4, 0.1, None, False, None, 0.05)
     assert not run.compiled and run.schedule.screen == 0

@@ -26,8 +26,9 @@ from solver.results import result_json
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("commit_at_once")]
 COLOURS = "SSM/MMS/SMM/SSM"
 TARGETS = {f"target_{i}": t for i, t in enumerate([3, 6, 9, 12, 15, 30], start=1)}
-# strictly_rising is a kind only the reference engine plays.
-REFERENCE_RULE = {"kind": "strictly_rising"}
+# A kind only the reference engine plays (conftest.no_twelve, registered by the tests below).
+REFERENCE_RULE = {"kind": "test_no_twelve", "segment": 2}
+A_RULE = {"kind": "forbidden_values", "segment": 2, "values": [12]}
 
 
 def done_hint(user: User, definition: dict[str, Any] | None = None) -> HintRequest:
@@ -61,7 +62,7 @@ def test_the_compiled_engine_plays_what_if_games_for_each_plan(alice: User) -> N
 
 
 def test_the_reference_engine_stops_when_its_time_is_spent(
-    alice: User, monkeypatch: pytest.MonkeyPatch
+    alice: User, monkeypatch: pytest.MonkeyPatch, no_twelve: str
 ) -> None:
     hint = done_hint(alice, {"id": "2-1", "rules": [REFERENCE_RULE]})
     monkeypatch.setattr(what_if_module, "WHAT_IF_SECONDS", 0)
@@ -70,7 +71,7 @@ def test_the_reference_engine_stops_when_its_time_is_spent(
 
 
 def test_the_reference_engine_plays_at_most_a_tenth_of_the_games(
-    alice: User, monkeypatch: pytest.MonkeyPatch
+    alice: User, monkeypatch: pytest.MonkeyPatch, no_twelve: str
 ) -> None:
     hint = done_hint(alice, {"id": "2-1", "rules": [REFERENCE_RULE]})
     monkeypatch.setattr(what_if_module, "WHAT_IF_SECONDS", 3600)
@@ -97,7 +98,7 @@ def test_what_if_is_limited_per_user_and_minute(
 
 def test_a_hint_saved_with_too_many_rules_is_refused_not_simulated(alice: User) -> None:
     hint = done_hint(alice)
-    definition = {**hint.clock_definition, "rules": [REFERENCE_RULE] * (MAX_RULES + 1)}
+    definition = {**hint.clock_definition, "rules": [A_RULE] * (MAX_RULES + 1)}
     HintRequest.objects.filter(pk=hint.pk).update(clock_definition=definition)
     hint.refresh_from_db()
     with pytest.raises(HintError):
@@ -107,7 +108,7 @@ def test_a_hint_saved_with_too_many_rules_is_refused_not_simulated(alice: User) 
 def test_a_hint_clock_definition_has_at_most_the_transcription_rule_count(
     alice: User, login: Callable[[User], Client]
 ) -> None:
-    definition = {"id": "2-1", "rules": [REFERENCE_RULE] * (MAX_RULES + 1)}
+    definition = {"id": "2-1", "rules": [A_RULE] * (MAX_RULES + 1)}
     response = login(alice).post(
         "/api/hints/",
         {"clock": definition, "colours": COLOURS, "base_rules": False},
