@@ -43,7 +43,8 @@ LONE_MISS = 1000.0
 # Rule kinds the compiled engine plays: the simulated players plan for the segment rules
 # (counts, colours, ranges, forbidden values, one colour) and the first cards; for
 # strictly_rising and equal_neighbours they follow targets that keep them
-# (plans._fit_targets) and the engine checks them at resolution. Any other kind is still
+# (plans._fit_targets), equal neighbours' cards go face up and their gap is penalised
+# (_order_penalty), and the engine checks both at resolution. Any other kind is still
 # enforced by the referee and checked by rules.validate; the players simply do not plan
 # for it, and the compiled engine declines the clock (the reference engine plays it).
 PLANNED_KINDS = frozenset(
@@ -376,7 +377,10 @@ def _candidates(view: View, misread: tuple[int, float] | None) -> list[Candidate
             # The card on a lone segment goes face up while the budget lasts: it caps the
             # segments before it, and everyone should know by how much.
             face_up = view.face_up_left > 0 and (
-                abs(v - r.belief(p, pub[p])) >= r.face_up_threshold or r.lone_floor[p] > 0.0
+                abs(v - r.belief(p, pub[p])) >= r.face_up_threshold
+                or r.lone_floor[p] > 0.0
+                or r.equal_next[p] == 1
+                or r.equal_next[(p - 1) % SEGMENTS] == 1
             )
             move = Move(card, r.order[p], face_up)
             candidates.append(Candidate(move, tier, score))
@@ -405,6 +409,13 @@ def _order_penalty(r: TableRules, p: int, e_new: float, cnt: list[int], est: lis
         pen = pen + max(0.0, x - r.vmax[q])
         prev = x
         has_prev = True
+    # Equal neighbours (both with cards): as far apart as their believed totals are.
+    for q in range(SEGMENTS):
+        n = (q + 1) % SEGMENTS
+        if r.equal_next[q] and (q == p or cnt[q] > 0) and (n == p or cnt[n] > 0):
+            a = e_new if q == p else est[q]
+            b = e_new if n == p else est[n]
+            pen = pen + abs(a - b)
     return pen
 
 

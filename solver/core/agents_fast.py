@@ -275,6 +275,13 @@ def _play_one(
                     pen = pen + max(0.0, x - vmax[q])
                     prev = x
                     has_prev = True
+                # agents._order_penalty: equal neighbours, both with cards.
+                for q in range(SEG):
+                    n = (q + 1) % SEG
+                    if equal_next[q] == 1 and (q == p or cnt[q] > 0) and (n == p or cnt[n] > 0):
+                        a = e_new if q == p else est[q]
+                        b = e_new if n == p else est[n]
+                        pen = pen + abs(a - b)
                 score = gain - order_w * pen - band
                 # agents._misses_lone: the lone-segment convention (plans.Plan.lone).
                 miss = v < lone_floor[p]
@@ -297,7 +304,12 @@ def _play_one(
         p = best_p
         v = values[s]
         b = _belief(targets[p], pub[p], w)
-        face_up = face_up_left > 0 and (abs(v - b) >= threshold or lone_floor[p] > 0.0)
+        face_up = face_up_left > 0 and (
+            abs(v - b) >= threshold
+            or lone_floor[p] > 0.0
+            or equal_next[p] == 1
+            or equal_next[(p - 1) % SEG] == 1
+        )
         used[s] = 1
         board_pos[t] = p
         board_seat[t] = me

@@ -82,6 +82,13 @@ _T: dict[str, dict[str, str]] = {
         "nl": "We mogen er {n} open spelen: elke kaart die {k} of meer van onze gok afwijkt.",
         "ja": "表向きは{n}枚まで。予想と{k}以上ずれるカードを表向きに置きます。",
     },
+    # Line 3 too, on a clock with equal neighbours: their cards go face up first.
+    "face_up_equal": {
+        "en": "Cards on segments {s} go face up while we may, so they can be matched.",
+        "nl": "Kaarten op de segmenten {s} gaan open zolang het mag, zodat ze gelijk te "
+        "maken zijn.",
+        "ja": "区画{s}のカードは、同じ値に合わせられるよう、できる限り表向きに置きます。",
+    },
     "no_face_up": {
         "en": "No card goes face up.",
         "nl": "Geen enkele kaart gaat open.",
@@ -251,6 +258,9 @@ def plan_speech(  # noqa: C901 - one branch per line the table hears
     if face_up > 0:
         k = spoken_number(plan.face_up_threshold)
         third = say("face_up", lang, n=face_up, k=k)
+        equal = _equal_segments(clock)
+        if equal:  # agents: their cards go face up while the budget lasts
+            third = _join([third, say("face_up_equal", lang, s=join_numbers(equal, lang))], lang)
     else:
         third = say("no_face_up", lang)
 
@@ -308,6 +318,13 @@ def _read_as(plan: Plan, missing: float) -> int:
 
 def _join(sentences: Sequence[str], lang: str) -> str:
     return ("" if lang == "ja" else " ").join(sentences)
+
+
+def _equal_segments(clock: Clock) -> list[int]:
+    """The segments an ``equal_neighbours`` rule names, in reading order."""
+    pairs = [p["segments"] for p in rule_params(clock) if p.get("kind") == "equal_neighbours"]
+    named = {int(s) for pair in pairs for s in pair}
+    return [s for s in reading_order(clock) if s in named]
 
 
 def _lone_card(rule: dict[str, Any] | None, lang: str) -> str:

@@ -148,3 +148,23 @@ def test_engines_agree_on_strictly_rising_and_equal_neighbours(clock: Clock) -> 
         seats = parse_colours(colours)
         assert rules_for(clock, seats, h_plan(clock, seats)).compiled_ok
         _assert_same_games(clock, colours, h_plan(clock, seats), seats.players, games=150)
+
+
+def test_cards_on_equal_neighbours_go_face_up_while_the_budget_lasts() -> None:
+    seats = parse_colours("SSMM/SMSM/MMSS")
+    equal = Clock.from_json(
+        {"id": "7-2", "rules": [{"kind": "equal_neighbours", "segments": [2, 3]}]}
+    )
+    plan = h_plan(equal, seats).with_(face_up_threshold=12.0)  # no other card goes face up
+    values = draw_values(seats, 40, seed=5)
+    on_pair = face_up_on_pair = 0
+    for row in values:
+        record = play_reference(equal, seats, plan, 2, deal_of(seats, row))
+        budget = 2
+        for move in record.moves:
+            if move.segment in (2, 3) and budget > 0:
+                on_pair += 1
+                face_up_on_pair += move.face_up
+            budget -= move.face_up
+            assert not move.face_up or move.segment in (2, 3)
+    assert on_pair > 40 and face_up_on_pair == on_pair

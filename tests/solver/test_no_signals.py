@@ -26,6 +26,7 @@ SUBJECTS = {
     "owners_plain": "who covers",
     "face_up": "face-up cards",
     "no_face_up": "face-up cards",
+    "face_up_equal": "face-up cards",
     "only_owner_rule": "who covers",
     "only_owner": "who covers",
     "suns": "colours",

@@ -106,3 +106,24 @@ def test_a_band_shared_by_the_high_piles_is_said_once() -> None:
     details = plan_speech(plan, CLOCK, THREE, 3, "en").details
     assert details.count("On segments 4, 5 and 6, play cards of 8 or more when you can.") == 1
     assert "Op de segmenten 4, 5 en 6" in " ".join(plan_speech(plan, CLOCK, THREE, 3, "nl").details)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Cards on segments 2 and 3 go face up while we may, so they can be matched."),
+        ("nl", "Kaarten op de segmenten 2 en 3 gaan open zolang het mag"),
+        ("ja", "区画2、3のカードは"),
+    ],
+)
+def test_equal_neighbours_cards_go_face_up_and_the_table_says_so(lang: str, said: str) -> None:
+    # The players play them face up while the budget lasts (agents), so the plan says it.
+    equal = Clock.from_json(
+        {"id": "5-1", "rules": [{"kind": "equal_neighbours", "segments": [3, 2]}]}
+    )
+    lines = plan_speech(h_plan(equal, THREE), equal, THREE, 3, lang).lines
+    assert len(lines) == 3 and said in lines[2]
+    assert "face_up" not in lines[2]
+    # Without face-up cards, or without the rule, nothing of the kind is said.
+    assert said not in plan_speech(h_plan(equal, THREE), equal, THREE, 0, lang).said()
+    assert said not in plan_speech(h_plan(CLOCK, THREE), CLOCK, THREE, 3, lang).said()
