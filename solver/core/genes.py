@@ -109,18 +109,21 @@ def lone_starts(clock: Clock, starts: list[Genes]) -> list[Genes]:
 
 def structures(starts: list[Genes]) -> list[Genes]:
     """The discrete choices mutations rarely cross, for each start: where the low segments
-    end (``split`` 2, 3 or 4) and whether the piles keep small cards off (``pile_floor``).
+    end (``split``, one of SPLITS) and whether the piles keep small cards off (``pile_floor``).
     A clock whose rule weighs on segment 4 may want it with the low ones, or its piles
     without a band; one search in five found such a plan by chance, which made the
     recommended plan depend on the seed."""
     out: list[Genes] = []
     for genes in starts:
-        for split in (genes.split, *(s for s in (2, 3, 4) if s != genes.split)):
+        for split in (genes.split, *(s for s in SPLITS if s != genes.split)):
             for floor in dict.fromkeys((genes.pile_floor, 0.0 if genes.pile_floor else PILE_FLOOR)):
                 out.append(replace(genes, split=split, pile_floor=floor))
     return list(dict.fromkeys(out))
 
 
+# How many segments the low targets span (the rest are piles): with 5, one pile takes the
+# big cards, which a clock whose last segment must hold two Suns wants.
+SPLITS = (2, 3, 4, 5)
 PILE_FLOOR = 9.0  # the piles' band a structure without one tries: "cards of 9 or more there"
 LONE_FLOOR = 10.0  # the lone segment's floor the search starts from
 # Where a long search ended on a lone segment (effort 2, seed 0, "max_cards: 1 on 5" at 3
@@ -145,7 +148,7 @@ def mutate(rng: np.random.Generator, g: Genes, clock: Clock, players: int, scale
     high1 = jiggle(g.high[1], 1.0, high0, top)
     split = g.split
     if rng.random() < 0.15 * scale:
-        split = min(max(split + (1 if rng.random() < 0.5 else -1), 2), 4)
+        split = min(max(split + (1 if rng.random() < 0.5 else -1), SPLITS[0]), SPLITS[-1])
     opener = g.opener
     if rng.random() < 0.15 * scale:
         opener = int(rng.integers(1, players + 1))

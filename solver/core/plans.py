@@ -245,7 +245,8 @@ def shaped_targets(
             a, b, n, k = low[0], low[1], split, i
         else:
             a, b, n, k = high[0], high[1], SEGMENTS - split, i - split
-        values.append(a if n == 1 else a + (b - a) * k / (n - 1))
+        # A single pile (split 5) aims at the top of its range.
+        values.append(b if n == 1 else a + (b - a) * k / (n - 1))
     return _fit_targets(clock, values)
 
 

@@ -119,3 +119,12 @@ def test_equal_neighbours_read_in_a_row_aim_at_the_same_total() -> None:
     targets = shaped_targets(equal, (5.0, 9.0), (17.0, 23.0), 3)
     assert targets[3] == targets[4] == 17.0
     assert list(targets) == sorted(targets)
+
+
+def test_a_single_pile_aims_at_the_top_of_its_range() -> None:
+    from solver.core.plans import shaped_targets
+
+    targets = shaped_targets(
+        Clock.from_json({"id": "5-1", "rules": []}), (3.0, 7.0), (18.0, 23.0), 5
+    )
+    assert targets == (3.0, 4.0, 5.0, 6.0, 7.0, 23.0)
