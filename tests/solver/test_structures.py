@@ -8,7 +8,7 @@ from dataclasses import replace
 from rules.clock import Clock
 from rules.seats import parse_colours
 from solver.core import search
-from solver.core.genes import PILE_FLOOR, PRIORS, SPLITS, h_genes, structures
+from solver.core.genes import PILE_FLOOR, PRIORS, SPLITS, STRICT_ORDER, h_genes, structures
 from solver.core.search_run import Run
 
 
@@ -16,14 +16,16 @@ def test_every_start_is_tried_at_every_split_with_and_without_a_band() -> None:
     banded, plain = PRIORS[3], h_genes()
     assert banded.pile_floor and not plain.pile_floor
     field = structures([banded, plain])
-    assert len(field) == len(set(field)) == 2 * len(SPLITS) * 2
+    assert len(field) == len(set(field)) == 2 * len(SPLITS) * 2 * 2
     for start in (banded, plain):
         other_floor = 0.0 if start.pile_floor else PILE_FLOOR
         for split in (2, 3, 4, 5):
             for floor in (start.pile_floor, other_floor):
-                assert replace(start, split=split, pile_floor=floor) in field
+                for weight in (start.order_weight, STRICT_ORDER):
+                    variant = replace(start, split=split, pile_floor=floor, order_weight=weight)
+                    assert variant in field
     # Each start comes first as it is, then its variants.
-    assert field[0] == banded and field[2 * len(SPLITS)] == plain
+    assert field[0] == banded and field[len(field) // 2] == plain
 
 
 def test_same_starts_give_no_duplicates() -> None:
