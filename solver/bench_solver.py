@@ -56,9 +56,9 @@ def _oracle_numbers(quick: bool) -> None:
 
 
 def _simulation_numbers(quick: bool) -> None:
-    from solver.core.agents import rules_for
     from solver.core.plans import h_plan
     from solver.core.simulate import draw_values, play_compiled
+    from solver.core.table_rules import rules_for
 
     games = 20_000 if quick else 200_000
     for players, colours in TABLES.items():

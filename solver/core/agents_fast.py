@@ -2,7 +2,7 @@
 
 This is a line-for-line translation of :func:`solver.core.agents.rank_candidates` (first
 choice only) and of the slips (:func:`solver.core.agents.slip_of`), plus the game loop and
-the resolution of the clock kinds listed in ``agents.PLANNED_KINDS``.
+the resolution of the clock kinds listed in ``table_rules.PLANNED_KINDS``.
 ``tests/solver/test_agents_fast.py`` and ``tests/solver/test_slips.py`` play both engines on
 the same deals and demand the same moves and outcomes, so change the two together.
 
@@ -18,8 +18,9 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from .agents import CARDS_IN_PLAY, LONE_MISS, SLIP_MISREAD, TableRules
+from .agents import LONE_MISS, SLIP_MISREAD
 from .plans import AVERAGE_CARD
+from .table_rules import CARDS_IN_PLAY, TableRules
 
 SEG = 6
 MAX_HAND = 6

@@ -23,10 +23,10 @@ from typing import Any
 from rules.clock import Clock
 from rules.seats import Seats, parse_colours
 
-from .agents import compiled_engine_models
 from .plans import Plan
 from .search import SLIP_RATE, recommend
 from .simulate import draw_slips, draw_values, pass_count
+from .table_rules import compiled_engine_models
 
 TABLES = {2: "SSMM+SM/SMMM+SS", 3: "SSMM/SMMM/SSMM", 4: "SSM/MMS/SMS/MSM"}
 

@@ -13,11 +13,11 @@ import numpy.typing as npt
 from rules.clock import Clock
 from rules.seats import Seats
 
-from .agents import rules_for
 from .genes import Genes
 from .hint_result import HintResult, Progress, Stage
 from .plans import Plan, baseline_plan
 from .simulate import check_slip_rate, draw_slips, draw_values, pass_count
+from .table_rules import rules_for
 from .words import all_words
 
 

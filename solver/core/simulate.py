@@ -6,7 +6,7 @@ Two engines play the same players:
   asks the player for its ranked moves, lets ``rules.referee.check_move`` accept the first
   legal one, and resolves with ``rules.validate.passes``. It is the specification.
 - the **compiled** engine (``agents_fast``, numba): the same decisions on arrays, tens of
-  thousands of games a second. It models the rule kinds in ``agents.PLANNED_KINDS``; clocks
+  thousands of games a second. It models the rule kinds in ``table_rules.PLANNED_KINDS``; clocks
   with other kinds fall back to the reference engine.
 
 Deals are drawn uniformly among those with the seats' colours, letter by letter (the same
@@ -37,18 +37,16 @@ from rules.seats import Seats
 from rules.validate import passes
 
 from .agents import (
-    CARDS_IN_PLAY,
     MOST_SLIP_RATE,
     PublicMove,
-    TableRules,
     View,
     rank_moves,
-    rules_for,
     slip_of,
     slipped_moves,
 )
 from .agents_fast import pack, play_many
 from .plans import Plan
+from .table_rules import CARDS_IN_PLAY, TableRules, rules_for
 
 Engine = Literal["auto", "compiled", "reference"]
 Z95 = 1.959963984540054

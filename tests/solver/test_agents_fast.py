@@ -11,9 +11,9 @@ import pytest
 
 from rules.clock import Clock
 from rules.seats import Seats, parse_colours
-from solver.core.agents import rules_for
 from solver.core.plans import Plan, baseline_plan, h_plan
 from solver.core.simulate import deal_of, draw_values, play_compiled, play_reference, slots_for
+from solver.core.table_rules import rules_for
 
 BASE = Clock("2-1", 2, 1)
 SPECIAL = Clock.from_json(

@@ -9,9 +9,10 @@ from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.layout import Move
 from rules.seats import parse_colours
-from solver.core.agents import View, compiled_engine_models, rank_moves
+from solver.core.agents import View, rank_moves
 from solver.core.plans import baseline_plan, h_plan
 from solver.core.simulate import deal_of, draw_values, play_reference, simulate, wilson
+from solver.core.table_rules import compiled_engine_models
 
 CLOCK = Clock("2-1", 2, 1)
 THREE = parse_colours("SSMM/SMSM/MMSS")

@@ -24,7 +24,6 @@ from solver.core.agents import (
     Slip,
     View,
     rank_moves,
-    rules_for,
     slip_of,
     slipped_moves,
 )
@@ -39,6 +38,7 @@ from solver.core.simulate import (
     play_reference,
     simulate,
 )
+from solver.core.table_rules import rules_for
 from tests.solver.test_agents_fast import (
     BARRED,
     EQUAL,
