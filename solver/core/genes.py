@@ -39,6 +39,10 @@ class Genes:
     # alone, a card of lone_floor or more". Only where the clock calls for it
     # (``plans.lone_segment``); elsewhere it is always 0 and the plan has no lone segment.
     lone_floor: float = 0.0
+    # Whether a colour-ruled segment gets one seat that alone covers it (plans.colour_owners).
+    # Mostly it helps; where the rule needs cards of a colour two seats hold, it can cost a
+    # lot (2 Moons on 2 at 2 players: 0.25 with an owner, 0.33 without).
+    owned: bool = True
 
     def plan(self, clock: Clock, seats: Seats) -> Plan:
         floor = int(round(self.pile_floor))
@@ -48,7 +52,7 @@ class Genes:
         if 2 <= ceiling < 12:
             bands.update(dict.fromkeys(order[: self.split], (1, ceiling)))
         targets = shaped_targets(clock, self.low, self.high, self.split)
-        owners = colour_owners(clock, seats)
+        owners = colour_owners(clock, seats) if self.owned else {}
         lone: dict[int, int] = {}
         alone = lone_segment(clock) if self.lone_floor >= 1 else None
         if alone is not None:
@@ -107,20 +111,27 @@ def lone_starts(clock: Clock, starts: list[Genes]) -> list[Genes]:
     return [*(replace(g, lone_floor=LONE_FLOOR) for g in starts), LONE_PRIOR]
 
 
-def structures(starts: list[Genes]) -> list[Genes]:
+def structures(starts: list[Genes], owners: bool = False) -> list[Genes]:
     """The discrete choices mutations rarely cross, for each start: where the low segments
     end (``split``, one of SPLITS), whether the piles keep small cards off (``pile_floor``)
     and whether the rising order comes first (``order_weight`` STRICT_ORDER). A clock whose
     rule weighs on segment 4 may want it with the low ones, or its piles without a band; one
     search in five found such a plan by chance, which made the recommended plan depend on
-    the seed."""
-    out: list[Genes] = []
-    for genes in starts:
-        for split in (genes.split, *(s for s in SPLITS if s != genes.split)):
-            for floor in dict.fromkeys((genes.pile_floor, 0.0 if genes.pile_floor else PILE_FLOOR)):
-                for weight in dict.fromkeys((genes.order_weight, STRICT_ORDER)):
-                    out.append(replace(genes, split=split, pile_floor=floor, order_weight=weight))
+    the seed. Where the clock has colour owners (``owners``), the first start's structures
+    also come without them (``Genes.owned``)."""
+    out = [variant for genes in starts for variant in _variants(genes)]
+    if owners and starts:
+        out += [replace(variant, owned=False) for variant in _variants(starts[0])]
     return list(dict.fromkeys(out))
+
+
+def _variants(genes: Genes) -> list[Genes]:
+    return [
+        replace(genes, split=split, pile_floor=floor, order_weight=weight)
+        for split in (genes.split, *(s for s in SPLITS if s != genes.split))
+        for floor in (genes.pile_floor, 0.0 if genes.pile_floor else PILE_FLOOR)
+        for weight in dict.fromkeys((genes.order_weight, STRICT_ORDER))
+    ]
 
 
 # How many segments the low targets span (the rest are piles): with 5, one pile takes the
@@ -171,6 +182,7 @@ def mutate(rng: np.random.Generator, g: Genes, clock: Clock, players: int, scale
         # Jiggled only where there is one, so plans without it draw the same numbers.
         low_ceiling=jiggle(g.low_ceiling, 0.7, 2.0, 11.0) if g.low_ceiling else 0.0,
         lone_floor=jiggle(g.lone_floor, 0.7, 1.0, 12.0) if g.lone_floor else 0.0,
+        owned=g.owned,
     )
 
 

@@ -44,7 +44,7 @@ from .genes import (
     structures,
 )
 from .hint_result import STAGES, Alternative, HintResult, Progress, Stage, plan_size
-from .plans import Plan, baseline_plan, h_plan
+from .plans import Plan, baseline_plan, colour_owners, h_plan
 from .search_run import BREED, CHOICES, FRESH, SEARCH, SLIP_RATE, Deals, Measured, Run, seed_for
 from .simulate import wilson
 
@@ -214,7 +214,7 @@ def _screen(run: Run, seed: int, prior: Genes) -> list[Genes]:
     games = run.schedule.screen
     if not games:  # the reference engine: too slow to screen, the starts race as they are
         return starts
-    field = structures(starts)
+    field = structures(starts, owners=bool(colour_owners(run.clock, run.seats)))
     values, slips = run.common(games, seed_for(seed, SEARCH, 50))
     stage = Stage("racing", 1, len(run.schedule.rounds))
     scored = sorted(

@@ -65,3 +65,19 @@ def test_the_reference_engine_races_its_starts_unscreened(no_twelve_clock: Clock
     run = Run(clock, seats, 4, 0.1, None, False, None, 0.05)
     assert not run.compiled and run.schedule.screen == 0
     assert search._screen(run, 0, PRIORS[4])[:2] == [PRIORS[4], h_genes()]
+
+
+def test_where_colours_have_owners_the_first_start_is_also_tried_without() -> None:
+    starts = [PRIORS[3], h_genes()]
+    field = structures(starts, owners=True)
+    unowned = [g for g in field if not g.owned]
+    assert unowned and len(unowned) == len(structures([PRIORS[3]]))
+    assert all(replace(g, owned=True) in structures([PRIORS[3]]) for g in unowned)
+    assert all(g.owned for g in structures(starts))  # no colour owners: nothing to drop
+    # A plan without owners leaves the colour-ruled segment to whoever holds the colour.
+    clock = Clock.from_json(
+        {"id": "5-1", "rules": [{"kind": "colours", "segment": 1, "sun": 1, "moon": 0}]}
+    )
+    seats = parse_colours("SSMM/SMMM/SSMM")
+    assert PRIORS[3].plan(clock, seats).owners
+    assert replace(PRIORS[3], owned=False).plan(clock, seats).owners == {}
