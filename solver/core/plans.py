@@ -226,6 +226,19 @@ def rule_params(clock: Clock) -> list[dict[str, Any]]:
     return [rule.to_json() for rule in clock.rules]
 
 
+def equal_positions(clock: Clock) -> list[int]:
+    """Each ``equal_neighbours`` rule as the reading position ``p`` whose value must equal
+    position ``p + 1``'s (mod 6): neighbours on the face are neighbours in reading order, or
+    the last and the first (p = 5)."""
+    order = reading_order(clock)
+    out = []
+    for params in rule_params(clock):
+        if params.get("kind") == "equal_neighbours":
+            a, b = (order.index(int(s)) for s in params["segments"])
+            out.append(a if (b - a) % SEGMENTS == 1 else b)
+    return out
+
+
 def _cap(clock: Clock) -> float:
     return float(clock.cap) if clock.cap is not None else math.inf
 
@@ -262,15 +275,7 @@ def _fit_targets(clock: Clock, values_in_reading_order: list[float]) -> tuple[fl
     # strictly_rising: each target at least 1 above the one before (no ties).
     step = 1.0 if "strictly_rising" in kinds else 0.0
     # equal_neighbours read one after the other: the later aims where the earlier does.
-    same_as_previous = {
-        max(pair, key=order.index)
-        for pair in (
-            tuple(int(s) for s in p["segments"])
-            for p in rule_params(clock)
-            if p.get("kind") == "equal_neighbours"
-        )
-        if abs(order.index(pair[0]) - order.index(pair[1])) == 1
-    }
+    same_as_previous = {order[p + 1] for p in equal_positions(clock) if p + 1 < SEGMENTS}
     # The most a segment may aim at: the cap, and no more than a range read after it allows
     # (the totals rise, so a segment above a later one's maximum breaks that range), less
     # one per segment between them where the clock wants no ties.

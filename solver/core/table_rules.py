@@ -11,7 +11,7 @@ from functools import lru_cache
 from rules.clock import Clock
 from rules.seats import Seats
 
-from .plans import AVERAGE_CARD, SEGMENTS, Plan, reading_order, rule_params
+from .plans import AVERAGE_CARD, SEGMENTS, Plan, equal_positions, reading_order, rule_params
 
 CARDS_IN_PLAY = 12
 UNBOUNDED = 1e9  # stands for "no limit" in sums, so the compiled engine can use floats
@@ -117,10 +117,8 @@ def _whole_clock_rules(clock: Clock, pos: dict[int, int]) -> tuple[list[int], li
             first = [pos[int(s)] for s in params["segments"]]
         elif kind == "strictly_rising":
             strict = True
-        elif kind == "equal_neighbours":
-            a, b = (pos[int(s)] for s in params["segments"])
-            # Neighbours on the face are neighbours in reading order, or the last and first.
-            equal_next[a if (b - a) % SEGMENTS == 1 else b] = 1
+    for p in equal_positions(clock):
+        equal_next[p] = 1
     return first, equal_next, strict
 
 

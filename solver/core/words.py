@@ -20,7 +20,7 @@ from rules.clock import Clock
 from rules.i18n import LANGUAGES, join_numbers, join_words
 from rules.seats import Seats
 
-from .plans import AVERAGE_CARD, Plan, reading_order, rule_params
+from .plans import AVERAGE_CARD, SEGMENTS, Plan, equal_positions, reading_order, rule_params
 
 _T: dict[str, dict[str, str]] = {
     "seat": {"en": "Seat {n}", "nl": "Stoel {n}", "ja": "席{n}"},
@@ -322,9 +322,9 @@ def _join(sentences: Sequence[str], lang: str) -> str:
 
 def _equal_segments(clock: Clock) -> list[int]:
     """The segments an ``equal_neighbours`` rule names, in reading order."""
-    pairs = [p["segments"] for p in rule_params(clock) if p.get("kind") == "equal_neighbours"]
-    named = {int(s) for pair in pairs for s in pair}
-    return [s for s in reading_order(clock) if s in named]
+    named = {p for first in equal_positions(clock) for p in (first, (first + 1) % SEGMENTS)}
+    order = reading_order(clock)
+    return [order[p] for p in sorted(named)]
 
 
 def _lone_card(rule: dict[str, Any] | None, lang: str) -> str:
