@@ -245,12 +245,14 @@ def run(hint_id: int, task_id: str, redelivered: bool = False, node: str = "") -
             beat_at=now,
         )
 
-    if _with_retries(store, f"hint {hint_id}: result") and not result.partial:
+    if not result.partial:
+        # The book first: a table that sees this hint done finds its game in the book.
         took = time.monotonic() - began
         try:
             _with_retries(lambda: plan_book.record(hint, data, took), f"hint {hint_id}: plan book")
-        except Exception:  # the hint is answered; the book misses one entry, no more
+        except Exception:  # the hint is still answered; the book misses one entry, no more
             log.exception("Hint %s: not written to the plan book", hint_id)
+    _with_retries(store, f"hint {hint_id}: result")
 
 
 def _held() -> bool:
