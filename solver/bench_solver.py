@@ -11,7 +11,9 @@ Prints, without asserting anything about time:
   slips, both played on the same fresh deals with the same slips: clean rate, rate with
   slips, and what slips cost, as the strength table (per player count, both searches side
   by side, with the figures before this round and the targets). The load average is
-  printed with every timing: the machine may be shared.
+  printed with every timing: the machine may be shared;
+- the seed spread: the search on slips at ``--seeds`` seeds (5), each plan's rate with slips
+  on the same fresh deals, and their max - min (the target is at most 0.01).
 
 ``--quick`` runs a smaller version (for a smoke test); ``--effort`` scales the hints.
 """
@@ -157,13 +159,41 @@ def _slips_numbers(effort: float, games: int, rate: float = 0.05) -> None:
         )
 
 
+def _spread_numbers(effort: float, games: int, seeds: int, rate: float = 0.05) -> None:
+    """The search on slips at ``seeds`` seeds, per player count: each plan's rate with slips
+    on the same fresh deals and slips, and their spread (max - min; target at most 0.01)."""
+    from solver.core.search import recommend
+    from solver.core.simulate import draw_slips, draw_values, pass_count
+
+    print(f"seed spread, base clock, search on slips (effort {effort}), {games:,} fresh deals:")
+    for players, colours in TABLES.items():
+        seats = parse_colours(colours)
+        values = draw_values(seats, games, seed=424_242)
+        slips = draw_slips(games, seed=424_242)
+        rates = []
+        for seed in range(seeds):
+            plan = recommend(
+                BASE, seats, players, seed=seed, effort=effort, compute_odds=False, slip_rate=rate
+            ).plan
+            rates.append(pass_count(BASE, seats, plan, players, values, "auto", rate, slips) / games)
+        print(
+            f"{players:>7} players: spread {max(rates) - min(rates):.3f} over {seeds} seeds "
+            f"(with slips {' '.join(f'{r:.3f}' for r in rates)})",
+            flush=True,
+        )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m solver.bench_solver", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a smaller, faster run")
     parser.add_argument("--effort", type=float, default=1.0, help="hint search effort")
     parser.add_argument(
-        "--skip", action="append", default=[], choices=["oracle", "simulation", "hint", "slips"]
+        "--skip",
+        action="append",
+        default=[],
+        choices=["oracle", "simulation", "hint", "slips", "spread"],
     )
+    parser.add_argument("--seeds", type=int, default=5, help="seeds for the spread")
     args = parser.parse_args(argv)
     print(f"numba threads: {numba.get_num_threads()}")
     if "oracle" not in args.skip:
@@ -174,6 +204,10 @@ def main(argv: list[str] | None = None) -> None:
         _hint_numbers(0.1 if args.quick else args.effort)
     if "slips" not in args.skip:
         _slips_numbers(0.1 if args.quick else args.effort, 2_000 if args.quick else 20_000)
+    if "spread" not in args.skip:
+        _spread_numbers(
+            0.1 if args.quick else args.effort, 2_000 if args.quick else 20_000, args.seeds
+        )
 
 
 if __name__ == "__main__":
