@@ -67,12 +67,12 @@ def test_the_reference_engine_races_its_starts_unscreened(no_twelve_clock: Clock
     assert search._screen(run, 0, PRIORS[4])[:2] == [PRIORS[4], h_genes()]
 
 
-def test_where_colours_have_owners_the_first_start_is_also_tried_without() -> None:
+def test_where_colours_have_owners_every_structure_is_also_tried_without() -> None:
     starts = [PRIORS[3], h_genes()]
     field = structures(starts, owners=True)
     unowned = [g for g in field if not g.owned]
-    assert unowned and len(unowned) == len(structures([PRIORS[3]]))
-    assert all(replace(g, owned=True) in structures([PRIORS[3]]) for g in unowned)
+    assert len(unowned) == len(structures(starts)) == len(field) // 2
+    assert {replace(g, owned=True) for g in unowned} == set(structures(starts))
     assert all(g.owned for g in structures(starts))  # no colour owners: nothing to drop
     # A plan without owners leaves the colour-ruled segment to whoever holds the colour.
     clock = Clock.from_json(
