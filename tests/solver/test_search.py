@@ -210,7 +210,10 @@ def test_names_are_used_in_the_words() -> None:
     hint = recommend(
         get_clock("1-1"), seats, 3, effort=QUICK, compute_odds=False, names=["Ann", "Bea", "Cas"]
     )
-    assert "Bea" in hint.words["en"] or "Cas" in hint.words["en"]
+    names, words = ["Ann", "Bea", "Cas"], hint.words["en"]
+    # Whoever the plan names (the opener, a colour's owner) is named, never "Seat N".
+    assert f"{names[hint.plan.opener - 1]} opens" in words and "Seat" not in words
+    assert all(names[seat - 1] in words for held in hint.plan.owners.values() for seat in held)
 
 
 # --- Slips and the choice of plans -------------------------------------------------------------
