@@ -175,7 +175,8 @@ def _spread_numbers(effort: float, games: int, seeds: int, rate: float = 0.05) -
             plan = recommend(
                 BASE, seats, players, seed=seed, effort=effort, compute_odds=False, slip_rate=rate
             ).plan
-            rates.append(pass_count(BASE, seats, plan, players, values, "auto", rate, slips) / games)
+            passed = pass_count(BASE, seats, plan, players, values, "auto", rate, slips)
+            rates.append(passed / games)
         print(
             f"{players:>7} players: spread {max(rates) - min(rates):.3f} over {seeds} seeds "
             f"(with slips {' '.join(f'{r:.3f}' for r in rates)})",
