@@ -36,7 +36,7 @@ def _schedule(effort: float, compiled: bool) -> _Schedule:
     if not compiled:
         return _Schedule(((6, max(20, int(60 * e)), 2), (4, max(40, int(150 * e)), 1)),
                          (0, 0), max(100, int(400 * e)))  # fmt: skip
-    # ``screen``: a few tenths of a second for the 48 or so structures (genes.structures).
+    # ``screen``: a few tenths of a second for the 64 or so structures (genes.structures).
     return _Schedule(
         (
             (24, max(200, int(1000 * e)), 6),
@@ -64,7 +64,7 @@ SIMPLEST_WITHIN = 0.05  # the simplest plan may lose this much of the rate with 
 # rest, in proportion to the games it plays, so the bar moves at an even pace to 100.
 ODDS_SHARE = 12
 SLICE = 5000  # games per pass_count call: progress is reported after each slice
-SCREENED = 48  # structures a screen plays, about (genes.structures: 3 starts x 4 x 2 x 2)
+SCREENED = 64  # structures a screen plays, about (genes.structures: 4 starts x 4 x 2 x 2)
 CHOICES = 7  # plans compared in the choice, at most (and the clean search's)
 
 
