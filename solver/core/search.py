@@ -17,9 +17,9 @@ recommended (best with slips), simplest (fewest sentences within 0.05 of it) and
 clean rate). Each is reported clean and with slips on the fresh deals.
 
 Never worse than the clean search: a search on slips first runs the clean search (slip rate
-0, the same seeds), whose candidates join the choice, and its recommended plan must match
-the clean search's pick on the fresh deals (:func:`choice.never_worse`), or that pick is
-recommended instead.
+0, the same seeds), whose candidates join the choice, and its recommended plan must beat
+the clean search's pick with slips on the fresh deals by a lead luck rarely gives
+(:func:`choice.never_worse`), or that pick is recommended instead.
 """
 
 from __future__ import annotations
