@@ -221,3 +221,22 @@ OTHER_STARTS: tuple[Genes, ...] = (
     Genes((3.7, 9.8), (15.9, 24.0), 3, 0.70, 0.168, 0.97, 3.19, 1),
     Genes((4.7, 10.2), (20.0, 24.0), 5, 0.9, 4.0, 2.5, 2.4, 1, 10.0, 0.55),
 )
+
+
+def prior_for(players: int) -> Genes:
+    """Where a search at this table size starts: its prior, else the "H" plan."""
+    return PRIORS.get(players, h_genes())
+
+
+def screen_starts(clock: Clock, prior: Genes) -> list[Genes]:
+    """The starting points a search screens: the prior, the "H" plan, the other starts and,
+    where a late segment takes one card only, the same with it alone (plans.Plan.lone)."""
+    starts = [prior, h_genes(), *OTHER_STARTS]
+    return starts + lone_starts(clock, starts)
+
+
+def screen_field(clock: Clock, seats: Seats, prior: Genes) -> list[Genes]:
+    """What the screen plays (``search._screen``): every start in every structure, also
+    without colour owners where the clock has some."""
+    owners = bool(colour_owners(clock, seats))
+    return structures(screen_starts(clock, prior), owners=owners)

@@ -33,18 +33,9 @@ from rules.clock import Clock
 from rules.seats import Seats
 
 from . import choice
-from .genes import (
-    OTHER_STARTS,
-    PRIORS,
-    Genes,
-    h_genes,
-    lone_starts,
-    mutate,
-    random_genes,
-    structures,
-)
+from .genes import Genes, mutate, prior_for, random_genes, screen_field, screen_starts
 from .hint_result import STAGES, Alternative, HintResult, Progress, Stage, plan_size
-from .plans import Plan, baseline_plan, colour_owners, h_plan
+from .plans import Plan, baseline_plan, h_plan
 from .search_run import BREED, CHOICES, FRESH, SEARCH, SLIP_RATE, Deals, Measured, Run, seed_for
 from .simulate import wilson
 
@@ -92,7 +83,7 @@ def recommend(
     run.tell(Stage("search"), 0)
     # The "H" plan (``plans.h_plan``) is a strong prior: most of the first field are variations
     # of it, a third are wild guesses in case this clock wants something else.
-    prior = PRIORS.get(seats.players, h_genes())
+    prior = prior_for(seats.players)
     clean_pick: Plan | None = None
     pooled: list[Plan] = []
     if run.slipping:
@@ -208,13 +199,10 @@ def _race(
 def _screen(run: Run, seed: int, prior: Genes) -> list[Genes]:
     """The starting points in every structure (:func:`genes.structures`), screened on one
     common sample: the best SCREEN_KEEP start the race, best first."""
-    starts = [prior, h_genes(), *OTHER_STARTS]
-    # Where a late segment takes one card only, the same starts with it alone (plans.Plan.lone).
-    starts += lone_starts(run.clock, starts)
     games = run.schedule.screen
     if not games:  # the reference engine: too slow to screen, the starts race as they are
-        return starts
-    field = structures(starts, owners=bool(colour_owners(run.clock, run.seats)))
+        return screen_starts(run.clock, prior)
+    field = screen_field(run.clock, run.seats, prior)
     values, slips = run.common(games, seed_for(seed, SEARCH, 50))
     stage = Stage("racing", 1, len(run.schedule.rounds))
     scored = sorted(

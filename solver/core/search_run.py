@@ -13,7 +13,7 @@ import numpy.typing as npt
 from rules.clock import Clock
 from rules.seats import Seats
 
-from .genes import Genes
+from .genes import Genes, prior_for, screen_field
 from .hint_result import HintResult, Progress, Stage
 from .plans import Plan, baseline_plan
 from .simulate import check_slip_rate, draw_slips, draw_values, pass_count
@@ -36,7 +36,7 @@ def _schedule(effort: float, compiled: bool) -> _Schedule:
     if not compiled:
         return _Schedule(((6, max(20, int(60 * e)), 2), (4, max(40, int(150 * e)), 1)),
                          (0, 0), max(100, int(400 * e)))  # fmt: skip
-    # ``screen``: a few tenths of a second for the 64 or so structures (genes.structures).
+    # ``screen``: a few tenths of a second for the structures (genes.screen_field).
     return _Schedule(
         (
             (24, max(200, int(1000 * e)), 6),
@@ -64,7 +64,6 @@ SIMPLEST_WITHIN = 0.05  # the simplest plan may lose this much of the rate with 
 # rest, in proportion to the games it plays, so the bar moves at an even pace to 100.
 ODDS_SHARE = 12
 SLICE = 5000  # games per pass_count call: progress is reported after each slice
-SCREENED = 64  # structures a screen plays, about (genes.structures: 4 starts x 4 x 2 x 2)
 CHOICES = 7  # plans compared in the choice, at most (and the clean search's)
 
 
@@ -99,8 +98,10 @@ class Run:
         self.twice = twice = 2 if self.slipping else 1  # plans measured clean and with slips
         last_games = schedule.rounds[-1][1]
         total = sum((n + 1 + (twice - 1) * 2) * g for n, g, _ in schedule.rounds)
-        # The screen (search._screen): about SCREENED structures, for this search and its twin.
-        total += SCREENED * schedule.screen * (2 if self.slipping else 1)
+        # The screen (search._screen), for this search and its twin.
+        if schedule.screen:
+            screened = len(screen_field(clock, seats, prior_for(seats.players)))
+            total += screened * schedule.screen * (2 if self.slipping else 1)
         total += (seats.players + (twice - 1) * (2 + seats.players)) * last_games
         total += (schedule.climb[0] + 1) * schedule.climb[1]
         total += CHOICES * twice * schedule.climb[1]

@@ -8,7 +8,15 @@ from dataclasses import replace
 from rules.clock import Clock
 from rules.seats import parse_colours
 from solver.core import search
-from solver.core.genes import PILE_FLOOR, PRIORS, SPLITS, STRICT_ORDER, h_genes, structures
+from solver.core.genes import (
+    OTHER_STARTS,
+    PILE_FLOOR,
+    PRIORS,
+    SPLITS,
+    STRICT_ORDER,
+    h_genes,
+    structures,
+)
 from solver.core.search_run import Run
 
 
@@ -49,7 +57,7 @@ def test_the_screen_finds_a_structure_no_start_has() -> None:
     run = Run(clock, seats, 3, 0.1, None, False, None, 0.05)
     kept = search._screen(run, 0, PRIORS[3])
     assert len(kept) == search.SCREEN_KEEP
-    starts = [PRIORS[3], h_genes(), *search.OTHER_STARTS]
+    starts = [PRIORS[3], h_genes(), *OTHER_STARTS]
     assert kept[0] not in starts and kept[0].split > PRIORS[3].split
     # Best first: on the screen's own deals, the first passes at least as often as the last.
     values, slips = run.common(run.schedule.screen, search.seed_for(0, search.SEARCH, 50))
