@@ -59,13 +59,15 @@ NEVER_WORSE_CLEAN = 0.02  # the clean rate may be this much lower for more than 
 NEVER_WORSE_LEAD = 0.004
 
 
-def never_worse(mine: tuple[int, int], clean: tuple[int, int], games: int) -> bool:
+def never_worse(
+    mine: tuple[int, int], clean: tuple[int, int], games: int, lead: float = NEVER_WORSE_LEAD
+) -> bool:
     """Whether a plan passing ``mine`` (clean, with slips) of ``games`` fresh deals may be
     recommended over the clean search's pick passing ``clean`` on the same deals and slips:
-    NEVER_WORSE_LEAD more passes with slips at least, and clean at most NEVER_WORSE_CLEAN
-    lower unless its rate with slips is higher by more than that."""
+    ``lead`` (NEVER_WORSE_LEAD) more passes with slips at least, and clean at most
+    NEVER_WORSE_CLEAN lower unless its rate with slips is higher by more than that."""
     margin = NEVER_WORSE_CLEAN * games
-    if mine[1] < clean[1] + NEVER_WORSE_LEAD * games:
+    if mine[1] < clean[1] + lead * games:
         return False
     return mine[0] >= clean[0] - margin or mine[1] > clean[1] + margin
 

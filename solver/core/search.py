@@ -19,12 +19,15 @@ clean rate). Each is reported clean and with slips on the fresh deals.
 Never worse than the clean search: a search on slips first runs the clean search (slip rate
 0, the same seeds), whose candidates join the choice, and its recommended plan must beat
 the clean search's pick with slips on the fresh deals by a lead luck rarely gives
-(:func:`choice.never_worse`), or that pick is recommended instead.
+(:func:`choice.never_worse`), or that pick is recommended instead. Before that, in both
+searches, the prior the search started from (where long searches ended) is recommended
+where it does as well on the fresh deals, so a quick search that wandered off it to a plan
+no better does not recommend that plan.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -100,7 +103,9 @@ def recommend(
     pool, clean_field = _race(run, rng, seed, prior)
     leader, climb_deals = _climb(run, rng, seed, pool[0])
     measured, roles = _choose(run, leader, clean_field, prior, climb_deals, pooled)
-    chosen, alternatives, baseline_rate = _fresh_deals(run, seed, measured, roles, clean_pick)
+    chosen, alternatives, baseline_rate = _fresh_deals(
+        run, seed, measured, roles, run.plan(prior), clean_pick
+    )
     run.tell(Stage("odds"), run.top)
     odds = (
         _odds(clock, seats, seed, odds_samples, run.report, run.best, run.top)
@@ -296,21 +301,26 @@ def _fresh_deals(
     seed: int,
     measured: list[Measured],
     roles: dict[str, int],
+    prior: Plan,
     clean_pick: Plan | None = None,
 ) -> tuple[Alternative, list[Alternative], float]:
     """Fresh deals, which took no part in the choice: the rates we report, for each plan
     offered and the baseline, clean and with slips, on the same deals and slips. Returns
     the recommended plan, every plan offered and the baseline's clean rate.
 
-    Two plans are held to the recommended one on these deals: the baseline, and
-    ``clean_pick``, the plan the clean search chose (see :func:`choice.never_worse`)."""
+    Plans held to the recommended one on these deals: the baseline; the ``prior`` the
+    search started from (:func:`_prior_if_as_good`); and ``clean_pick``, the plan the clean
+    search chose after the same checks (:func:`_held_to`, :func:`choice.never_worse`).
+    """
     baseline = run.baseline
     n = run.schedule.final_games
     fresh, fresh_slips = run.common(n, seed_for(seed, FRESH))
     offered = list(dict.fromkeys(roles.values()))
-    extra = clean_pick is not None and all(measured[i][0] != clean_pick for i in offered)
-    checks = len(offered) + 1 + int(extra)
-    run.rest(checks * run.twice * n)
+    plans = [measured[i][0] for i in offered] + [baseline]
+    for plan in (prior, clean_pick):
+        if plan is not None and plan not in plans:
+            plans.append(plan)
+    run.rest(len(plans) * run.twice * n)
 
     def play(plan: Plan, stage: Stage) -> tuple[int, int]:
         run.tell(stage)
@@ -318,40 +328,69 @@ def _fresh_deals(
         won_slips = run.passes(plan, fresh, fresh_slips, stage) if run.slipping else won
         return won, won_slips
 
-    results = {
-        index: play(measured[index][0], Stage("fresh deals", step + 1, checks))
-        for step, index in enumerate(offered)
-    }
-    base_won, base_slips = play(baseline, Stage("fresh deals", len(offered) + 1, checks))
+    results = [play(plan, Stage("fresh deals", k + 1, len(plans))) for k, plan in enumerate(plans)]
+
+    def rates(plan: Plan) -> tuple[int, int]:
+        return results[plans.index(plan)]
+
+    def clean_rates(plan: Plan) -> tuple[int, int]:
+        return rates(plan)[0], rates(plan)[0]
+
+    base_won, base_slips = rates(baseline)
     alternatives = [
         choice.alternative(
-            run, tuple(k for k in choice.KINDS if roles[k] == i), measured[i], results[i], n
+            run, tuple(k for k in choice.KINDS if roles[k] == i), measured[i], rates(plan), n
         )
-        for i in offered
+        for i, plan in zip(offered, plans, strict=False)
     ]
-    chosen = alternatives[0]
-    if (base_slips, base_won) > results[roles["recommended"]][::-1]:
+    chosen = alternatives[0].plan
+    if (base_slips, base_won) > rates(chosen)[::-1]:
         # Rare (the race compares with the baseline on many deals) but possible by chance:
         # never recommend something that did worse than the fixed plan on the honest test.
-        chosen = choice.alternative(
-            run, ("recommended",), choice.measure(run, baseline), (base_won, base_slips), n
-        )
-        alternatives = choice.promote(alternatives, chosen)
+        chosen = baseline
+    chosen = _prior_if_as_good(chosen, prior, rates, n)
     if clean_pick is not None:
-        clean_won, clean_slips = next(
-            (results[i] for i in offered if measured[i][0] == clean_pick), (0, 0)
+        # What the clean search recommends: its pick after its own checks on these deals.
+        if base_won > rates(clean_pick)[0]:
+            clean_pick = baseline
+        clean_pick = _prior_if_as_good(clean_pick, prior, clean_rates, n)
+        chosen = _held_to(chosen, clean_pick, rates, baseline, n)
+    first = alternatives[0]
+    if chosen != first.plan:
+        first = choice.alternative(
+            run, ("recommended",), choice.measure(run, chosen), rates(chosen), n
         )
-        if extra:
-            clean_won, clean_slips = play(clean_pick, Stage("fresh deals", checks, checks))
-        if base_won > clean_won:  # the clean search's own check against the baseline
-            clean_pick, clean_won, clean_slips = baseline, base_won, base_slips
-        mine = (round(chosen.pass_rate * n), round(chosen.pass_rate_with_slips * n))
-        if clean_pick != chosen.plan and not choice.never_worse(mine, (clean_won, clean_slips), n):
-            chosen = choice.alternative(
-                run, ("recommended",), choice.measure(run, clean_pick), (clean_won, clean_slips), n
-            )
-            alternatives = choice.promote(alternatives, chosen)
-    return chosen, choice.distinct(run, alternatives), base_won / n
+        alternatives = choice.promote(alternatives, first)
+    return first, choice.distinct(run, alternatives), base_won / n
+
+
+def _held_to(
+    chosen: Plan,
+    held: Plan,
+    rates: Callable[[Plan], tuple[int, int]],
+    baseline: Plan,
+    games: int,
+) -> Plan:
+    """``held`` (or the baseline, where it passed more clean deals than ``held``) instead of
+    ``chosen``, unless ``chosen`` beats it on the fresh deals (:func:`choice.never_worse`)."""
+    if rates(baseline)[0] > rates(held)[0]:
+        held = baseline
+    if held != chosen and not choice.never_worse(rates(chosen), rates(held), games):
+        return held
+    return chosen
+
+
+def _prior_if_as_good(
+    chosen: Plan, prior: Plan, rates: Callable[[Plan], tuple[int, int]], games: int
+) -> Plan:
+    """The ``prior`` instead of ``chosen`` where it does as well on the fresh deals
+    (:func:`choice.never_worse` without a lead): where the prior is a long search's plan, a
+    quick search that wandered off it to a plan no better recommends the prior, whatever
+    its seed. Without a lead, so that on a clock where the prior is weak a plan that passes
+    a few more deals is never given up for it."""
+    if prior != chosen and choice.never_worse(rates(prior), rates(chosen), games, lead=0.0):
+        return prior
+    return chosen
 
 
 def _odds(

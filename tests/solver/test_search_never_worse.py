@@ -1,4 +1,5 @@
-"""The search on slips never recommends a plan worse than the clean search's."""
+"""The search on slips never recommends a plan worse than the clean search's, and no search
+recommends a plan that its prior matches on the fresh deals."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pytest
 
 from rules.clock import Clock
 from rules.seats import parse_colours
-from solver.core import choice, search_run
+from solver.core import choice, genes, search_run
 from solver.core.plans import Plan
 from solver.core.search import recommend
 from solver.core.simulate import draw_slips, draw_values, pass_count
@@ -74,3 +75,47 @@ def test_the_rule_that_decides_between_the_two_searches() -> None:
     assert never_worse((581, 505), (600, 500), 1000)  # clean 0.019 lower: within 0.02
     assert not never_worse((579, 520), (600, 500), 1000)  # clean 0.021 lower, slips only 0.02 up
     assert never_worse((500, 521), (600, 500), 1000)  # slips more than 0.02 up pays for it
+
+
+BASE = Clock("2-1", 2, 1)  # no special rule: the prior is where long searches ended
+
+
+@pytest.mark.slow  # two searches per case
+@pytest.mark.parametrize(
+    ("colours", "face_up", "seed"),
+    # Seeds where the quick search, without the prior held, wandered to a plan no better.
+    [("SSM/MMS/SMS/MSM", 4, 5), ("SSMM/SMSM/MMSS", 3, 2), ("SSMM+SM/SMMM+SS", 2, 1)],
+)
+def test_a_plan_that_does_not_beat_the_prior_is_not_recommended(
+    colours: str, face_up: int, seed: int
+) -> None:
+    clock = BASE
+    seats = parse_colours(colours)
+    prior = genes.prior_for(seats.players).plan(clock, seats)
+    effort = 0.2
+    clean = recommend(
+        clock, seats, face_up, seed=seed, effort=effort, compute_odds=False, slip_rate=0.0
+    )
+    hint = recommend(clock, seats, face_up, seed=seed, effort=effort, compute_odds=False)
+    games = hint.games
+    fresh_seed = search_run.seed_for(seed, search_run.FRESH)
+    values, slips = draw_values(seats, games, fresh_seed), draw_slips(games, fresh_seed)
+
+    def rates(plan: Plan) -> tuple[int, int]:
+        return (
+            pass_count(clock, seats, plan, face_up, values),
+            pass_count(clock, seats, plan, face_up, values, "auto", hint.slip_rate, slips),
+        )
+
+    def clean_rates(plan: Plan) -> tuple[int, int]:
+        return rates(plan)[0], rates(plan)[0]
+
+    # The clean search: its prior, or a plan that passes more clean deals.
+    assert clean.plan == prior or not choice.never_worse(
+        clean_rates(prior), clean_rates(clean.plan), games, lead=0.0
+    )
+    # The search on slips: its prior, the clean search's plan (never worse than that one),
+    # or a plan that passes more deals with slips than the prior.
+    assert hint.plan in (prior, clean.plan) or not choice.never_worse(
+        rates(prior), rates(hint.plan), games, lead=0.0
+    )
