@@ -341,7 +341,7 @@ def _fresh_deals(
         choice.alternative(
             run, tuple(k for k in choice.KINDS if roles[k] == i), measured[i], rates(plan), n
         )
-        for i, plan in zip(offered, plans, strict=False)
+        for i, plan in zip(offered, plans[: len(offered)], strict=True)
     ]
     chosen = alternatives[0].plan
     if (base_slips, base_won) > rates(chosen)[::-1]:
@@ -354,7 +354,7 @@ def _fresh_deals(
         if base_won > rates(clean_pick)[0]:
             clean_pick = baseline
         clean_pick = _prior_if_as_good(clean_pick, prior, clean_rates, n)
-        chosen = _held_to(chosen, clean_pick, rates, baseline, n)
+        chosen = _held_to(chosen, clean_pick, rates, n)
     first = alternatives[0]
     if chosen != first.plan:
         first = choice.alternative(
@@ -365,16 +365,10 @@ def _fresh_deals(
 
 
 def _held_to(
-    chosen: Plan,
-    held: Plan,
-    rates: Callable[[Plan], tuple[int, int]],
-    baseline: Plan,
-    games: int,
+    chosen: Plan, held: Plan, rates: Callable[[Plan], tuple[int, int]], games: int
 ) -> Plan:
-    """``held`` (or the baseline, where it passed more clean deals than ``held``) instead of
-    ``chosen``, unless ``chosen`` beats it on the fresh deals (:func:`choice.never_worse`)."""
-    if rates(baseline)[0] > rates(held)[0]:
-        held = baseline
+    """``held`` instead of ``chosen``, unless ``chosen`` beats it on the fresh deals
+    (:func:`choice.never_worse`)."""
     if held != chosen and not choice.never_worse(rates(chosen), rates(held), games):
         return held
     return chosen
