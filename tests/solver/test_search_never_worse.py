@@ -3,11 +3,14 @@ recommends a plan that its prior matches on the fresh deals."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from rules.clock import Clock
-from rules.seats import parse_colours
+from rules.seats import Seats, parse_colours
 from solver.core import choice, genes, search_run
+from solver.core.hint_result import HintResult
 from solver.core.plans import Plan
 from solver.core.search import recommend
 from solver.core.simulate import draw_slips, draw_values, pass_count
@@ -50,15 +53,7 @@ def test_the_plan_chosen_on_slips_is_never_worse_than_the_clean_searchs(
     ).plan
     # Both plans on the hint's own fresh deals, with the same slips.
     games = hint.games
-    fresh_seed = search_run.seed_for(seed, search_run.FRESH)
-    values, slips = draw_values(seats, games, fresh_seed), draw_slips(games, fresh_seed)
-
-    def rates(plan: Plan) -> tuple[int, int]:
-        return (
-            pass_count(clock, seats, plan, face_up, values),
-            pass_count(clock, seats, plan, face_up, values, "auto", hint.slip_rate, slips),
-        )
-
+    rates = _on_fresh_deals(clock, seats, face_up, seed, hint)
     mine, theirs = rates(hint.plan), rates(clean_pick)
     assert hint.pass_rate_with_slips is not None
     assert mine == (round(hint.pass_rate * games), round(hint.pass_rate_with_slips * games))
@@ -98,14 +93,7 @@ def test_a_plan_that_does_not_beat_the_prior_is_not_recommended(
     )
     hint = recommend(clock, seats, face_up, seed=seed, effort=effort, compute_odds=False)
     games = hint.games
-    fresh_seed = search_run.seed_for(seed, search_run.FRESH)
-    values, slips = draw_values(seats, games, fresh_seed), draw_slips(games, fresh_seed)
-
-    def rates(plan: Plan) -> tuple[int, int]:
-        return (
-            pass_count(clock, seats, plan, face_up, values),
-            pass_count(clock, seats, plan, face_up, values, "auto", hint.slip_rate, slips),
-        )
+    rates = _on_fresh_deals(clock, seats, face_up, seed, hint)
 
     def clean_rates(plan: Plan) -> tuple[int, int]:
         return rates(plan)[0], rates(plan)[0]
@@ -119,3 +107,20 @@ def test_a_plan_that_does_not_beat_the_prior_is_not_recommended(
     assert hint.plan in (prior, clean.plan) or not choice.never_worse(
         rates(prior), rates(hint.plan), games, lead=0.0
     )
+
+
+def _on_fresh_deals(
+    clock: Clock, seats: Seats, face_up: int, seed: int, hint: HintResult
+) -> Callable[[Plan], tuple[int, int]]:
+    """A plan's passes (clean, with slips) on the hint's own fresh deals and slips."""
+    games = hint.games
+    fresh_seed = search_run.seed_for(seed, search_run.FRESH)
+    values, slips = draw_values(seats, games, fresh_seed), draw_slips(games, fresh_seed)
+
+    def rates(plan: Plan) -> tuple[int, int]:
+        return (
+            pass_count(clock, seats, plan, face_up, values),
+            pass_count(clock, seats, plan, face_up, values, "auto", hint.slip_rate, slips),
+        )
+
+    return rates
