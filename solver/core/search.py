@@ -334,7 +334,8 @@ def _fresh_deals(
         return results[plans.index(plan)]
 
     def clean_rates(plan: Plan) -> tuple[int, int]:
-        return rates(plan)[0], rates(plan)[0]
+        won = rates(plan)[0]
+        return won, won
 
     base_won, base_slips = rates(baseline)
     alternatives = [
