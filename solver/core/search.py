@@ -36,10 +36,10 @@ from rules.clock import Clock
 from rules.seats import Seats
 
 from . import choice
-from .genes import Genes, mutate, prior_for, random_genes, screen_field, screen_starts
+from .genes import Genes, mutate, nudge, prior_for, random_genes, screen_field, screen_starts
 from .hint_result import STAGES, Alternative, HintResult, Progress, Stage, plan_size
 from .plans import Plan, baseline_plan, h_plan
-from .search_run import BREED, CHOICES, FRESH, SEARCH, SLIP_RATE, Deals, Measured, Run, seed_for
+from .search_run import BREED, CHOICES, FRESH, SEARCH, SLIP_RATE, Measured, Run, seed_for
 from .simulate import wilson
 
 
@@ -95,14 +95,14 @@ def recommend(
         twin = run.clean_twin()
         clean_rng = np.random.default_rng(seed_for(seed, BREED))
         pool, clean_field = _race(twin, clean_rng, seed, prior)
-        leader, climb_deals = _climb(twin, clean_rng, seed, pool[0])
-        measured, roles = _choose(twin, leader, clean_field, prior, climb_deals)
+        leader = _climb(twin, clean_rng, seed, pool[0])
+        measured, roles = _choose(twin, seed, leader, clean_field, prior)
         clean_pick = measured[roles["recommended"]][0]
         pooled = [m[0] for m in measured]
     rng = np.random.default_rng(seed_for(seed, BREED))
     pool, clean_field = _race(run, rng, seed, prior)
-    leader, climb_deals = _climb(run, rng, seed, pool[0])
-    measured, roles = _choose(run, leader, clean_field, prior, climb_deals, pooled)
+    leader = _climb(run, rng, seed, pool[0])
+    measured, roles = _choose(run, seed, leader, clean_field, prior, pooled)
     chosen, alternatives, baseline_rate = _fresh_deals(
         run, seed, measured, roles, run.plan(prior), clean_pick
     )
@@ -220,32 +220,32 @@ def _screen(run: Run, seed: int, prior: Genes) -> list[Genes]:
 SCREEN_KEEP = 6
 
 
-def _climb(run: Run, rng: np.random.Generator, seed: int, leader: Genes) -> tuple[Genes, Deals]:
-    """Hill-climb: small changes to the leader on one large common sample, kept only when
-    they pass more deals. Racing finds the region; this settles the fine print (a few
-    tenths on a target or a weight are worth a point or two of pass rate). Returns the
-    leader and the sample, which the choice reuses."""
+def _climb(run: Run, rng: np.random.Generator, seed: int, leader: Genes) -> Genes:
+    """Hill-climb: small changes to the leader (one to three genes, :func:`genes.nudge`) on
+    one common sample, kept only when they pass more deals. Racing finds the region; this
+    settles the fine print (a few tenths on a target or a weight are worth a point or two of
+    pass rate). Returns the new leader."""
     steps, games = run.schedule.climb
     clock, players = run.clock, run.seats.players
-    values, slips = run.common(max(games, 1000), seed_for(seed, SEARCH, 99))
     if steps:
+        values, slips = run.common(games, seed_for(seed, SEARCH, 99))
         leader_passes = run.passes(run.plan(leader), values, slips, Stage("fine-tuning", 0, steps))
         for step in range(steps):
             stage = Stage("fine-tuning", step + 1, steps)
             run.tell(stage)
-            candidate = mutate(rng, leader, clock, players, 0.5)
+            candidate = nudge(rng, leader, clock, players)
             candidate_passes = run.passes(run.plan(candidate), values, slips, stage)
             if candidate_passes > leader_passes:
                 leader, leader_passes = candidate, candidate_passes
-    return leader, (values, slips)
+    return leader
 
 
 def _choose(
     run: Run,
+    seed: int,
     leader: Genes,
     clean_field: list[tuple[float, int, Genes]],
     prior: Genes,
-    deals: Deals,
     pooled: Sequence[Plan] = (),
 ) -> tuple[list[Measured], dict[str, int]]:
     """The choice: the leader, the best clean plan of the last round, today's prior and
@@ -255,7 +255,9 @@ def _choose(
     ``pooled`` plans (the clean search's candidates) join the choice."""
     stage = Stage("choosing")
     run.tell(stage)
-    values, slips = deals
+    # Deals of its own: on the fine-tuning's, the leader would be measured on the very
+    # deals its steps were kept for, and win the choice by their luck.
+    values, slips = run.common(run.schedule.choice, seed_for(seed, SEARCH, 98))
     choices: list[Plan] = []
     for plan in (
         run.plan(leader),

@@ -27,6 +27,7 @@ class _Schedule:
     climb: tuple[int, int]  # (steps, deals): hill-climbing from the race's winner
     final_games: int
     screen: int = 0  # deals each structure is screened on before the race (0: no screen)
+    choice: int = 1000  # deals the choice measures its candidates on (search._choose)
 
 
 def _schedule(effort: float, compiled: bool) -> _Schedule:
@@ -44,9 +45,11 @@ def _schedule(effort: float, compiled: bool) -> _Schedule:
             (6, max(1000, int(8000 * e)), 2),
             (2, max(2000, int(15000 * e)), 1),  # plus the other openers of the leader
         ),
-        (max(3, int(14 * min(e, 4.0))), max(2000, int(16000 * e))),
+        # Small steps (genes.nudge) on half the deals: 28 steps of 4,000 at effort 0.5.
+        (max(6, int(56 * min(e, 4.0))), max(1000, int(8000 * e))),
         max(4000, int(25000 * e)),
         max(500, int(2000 * e)),
+        max(2000, int(16000 * e)),
     )
 
 

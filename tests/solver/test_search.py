@@ -112,7 +112,12 @@ def test_the_reported_rates_are_measured_on_deals_the_search_never_raced_on(
     on_fresh = [(plan, passed) for plan, played, passed, _ in plays if played == deals]
     offered = [other.plan for other in hint.alternatives]
     assert hint.plan in offered
-    assert all(plan in (*offered, baseline) for plan, _ in on_fresh)
+    # Besides the plans offered and the baseline, only the plans the recommended one is held
+    # to may play there: the prior the search started from and the clean search's pick.
+    prior = str(genes.prior_for(3).plan(CLOCK, THREE))
+    held = {str(plan) for plan, _ in on_fresh if plan not in (*offered, baseline)} - {prior}
+    assert len(held) <= 1
+    assert len([plan for plan, _ in on_fresh]) == len({str(plan) for plan, _ in on_fresh})
     for offer in hint.alternatives:
         assert (offer.plan, round(offer.pass_rate * hint.games)) in on_fresh
     assert (baseline, round(hint.baseline_rate * hint.games)) in on_fresh
@@ -365,3 +370,25 @@ def test_the_two_player_prior_keeps_big_cards_off_the_low_segments() -> None:
     rng = np.random.default_rng(0)
     child = genes.mutate(rng, genes.h_genes(), CLOCK, 2, 1.0)
     assert child.low_ceiling == 0.0
+
+
+def test_a_fine_tuning_step_changes_a_few_genes_and_keeps_the_targets_rising() -> None:
+    rng = np.random.default_rng(3)
+    parent = genes.PRIORS[2]  # with a low ceiling; no lone segment on this clock
+    ends = ("low0", "low1", "high0", "high1")
+
+    def changed(child: genes.Genes) -> set[str]:
+        before = {**dict(zip(ends, (*parent.low, *parent.high), strict=True)), **vars(parent)}
+        after = {**dict(zip(ends, (*child.low, *child.high), strict=True)), **vars(child)}
+        return {k for k in before if k not in ("low", "high") and before[k] != after[k]}
+
+    nudged = [changed(genes.nudge(rng, parent, CLOCK, 2)) for _ in range(300)]
+    mutated = [changed(genes.mutate(rng, parent, CLOCK, 2, 1.0)) for _ in range(300)]
+    # At most three genes drawn (an end may push the ends after it up, to keep them rising).
+    assert all(len(c - set(ends)) <= 3 for c in nudged)
+    assert sum(len(c) == 1 for c in nudged) > 50
+    assert sum(map(len, nudged)) * 3 < sum(map(len, mutated))
+    for _ in range(300):
+        child = genes.nudge(rng, parent, CLOCK, 2)
+        assert child.low[0] <= child.low[1] <= child.high[0] <= child.high[1]
+        assert child.lone_floor == 0.0 and child.owned == parent.owned
