@@ -107,13 +107,13 @@ class Run:
             total += screened * schedule.screen * (2 if self.slipping else 1)
         total += (seats.players + (twice - 1) * (2 + seats.players)) * last_games
         total += (schedule.climb[0] + 1) * schedule.climb[1]
-        total += CHOICES * twice * schedule.climb[1]
+        total += CHOICES * twice * schedule.choice
         total += (4 * twice + twice) * schedule.final_games
         if self.slipping:  # the clean search runs first (see recommend), and pools its plans
             total += sum((n + 1) * g for n, g, _ in schedule.rounds)
             total += seats.players * last_games
             total += (schedule.climb[0] + 1) * schedule.climb[1]
-            total += CHOICES * (1 + twice) * schedule.climb[1]
+            total += CHOICES * (1 + twice) * schedule.choice
         self.top = 100 - ODDS_SHARE if compute_odds else 99
         # The bar: ``done`` games of ``total`` map linearly onto ``start``..``top`` percent,
         # from the game count ``offset`` on. Once the rest of the work is known exactly,
