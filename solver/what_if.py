@@ -93,12 +93,14 @@ def what_if(
 
 
 def _count(user: Any) -> None:
-    """Count one "What if" for ``user`` in the current minute (in the cache: shared by every
-    web process when the cache is Redis); HintLimitReached past WHAT_IF_PER_MINUTE."""
-    key = f"solver:what-if:{user.pk}:{int(time.time() // 60)}"
-    cache.add(key, 0, timeout=120)
-    if cache.incr(key) > WHAT_IF_PER_MINUTE:
-        raise HintLimitReached(
-            _("“What if” was asked %(n)d times this minute; try again in a minute.")
-            % {"n": WHAT_IF_PER_MINUTE}
-        )
+    """Admit one "What if" for ``user``, at most WHAT_IF_PER_MINUTE in any 60 seconds;
+    HintLimitReached past that. Each admitted ask holds one of WHAT_IF_PER_MINUTE slots in
+    the cache for 60 s, taken with ``cache.add`` (atomic, in Redis too: shared by every web
+    process), so the window slides: no burst of twice the limit across a minute's turn."""
+    for slot in range(WHAT_IF_PER_MINUTE):
+        if cache.add(f"solver:what-if:{user.pk}:{slot}", 1, timeout=60):
+            return
+    raise HintLimitReached(
+        _("“What if” was asked %(n)d times this minute; try again in a minute.")
+        % {"n": WHAT_IF_PER_MINUTE}
+    )

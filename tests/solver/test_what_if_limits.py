@@ -4,6 +4,7 @@ and a hint's own clock definition has no more rules than a transcription."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +19,7 @@ from solver import services
 from solver import what_if as what_if_module
 from solver.core.plans import baseline_plan
 from solver.core.search import HintResult
-from solver.errors import HintError
+from solver.errors import HintError, HintLimitReached
 from solver.hint_inputs import parse_input
 from solver.models import HintRequest
 from solver.results import result_json
@@ -94,6 +95,23 @@ def test_what_if_is_limited_per_user_and_minute(
     assert "this minute" in refused.content.decode()
     bobs = f"/hints/{done_hint(bob).pk}/what-if/"
     assert login(bob).post(bobs, {**TARGETS, "opener": 1}).status_code == 200
+
+
+def test_the_what_if_limit_slides_across_the_turn_of_a_minute(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(what_if_module, "WHAT_IF_PER_MINUTE", 2)
+    now = [1_000_019.5]  # half a second before a minute turns (a multiple of 60)
+    monkeypatch.setattr(time, "time", lambda: now[0])  # the cache's clock too
+    what_if_module._count(alice)
+    now[0] += 1.0  # the next minute
+    what_if_module._count(alice)
+    with pytest.raises(HintLimitReached):
+        what_if_module._count(alice)
+    now[0] += 59.5  # 60 s after the first ask: its slot is free again, the second's not
+    what_if_module._count(alice)
+    with pytest.raises(HintLimitReached):
+        what_if_module._count(alice)
 
 
 def test_a_hint_saved_with_too_many_rules_is_refused_not_simulated(alice: User) -> None:
