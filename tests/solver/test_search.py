@@ -375,7 +375,7 @@ def test_the_two_player_prior_keeps_big_cards_off_the_low_segments() -> None:
 def test_a_fine_tuning_step_changes_a_few_genes_and_keeps_the_targets_rising() -> None:
     rng = np.random.default_rng(3)
     parent = genes.PRIORS[2]  # with a low ceiling; no lone segment on this clock
-    ends = ("low0", "low1", "high0", "high1")
+    ends = genes.ENDS
 
     def changed(child: genes.Genes) -> set[str]:
         before = {**dict(zip(ends, (*parent.low, *parent.high), strict=True)), **vars(parent)}
