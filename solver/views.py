@@ -301,8 +301,11 @@ def hint_what_if(request: AuthenticatedHttpRequest, hint_id: int) -> HttpRespons
     if (not form.is_valid() or form.errors) and status != 429:
         status = 400
     context = _context(request, hint, what_if_form=form, what_if=outcome)
-    template = "solver/hint_detail.html#what_if" if request.htmx else "solver/hint_detail.html"
-    return render(request, template, context, status=status)
+    if request.htmx:
+        # 200 even for a refusal, as the board does: htmx swaps no 4xx answer in, so the
+        # player would see nothing at all where the card should say what to change.
+        return render(request, "solver/hint_detail.html#what_if", context)
+    return render(request, "solver/hint_detail.html", context, status=status)
 
 
 @login_required

@@ -74,9 +74,15 @@ def test_tapping_the_cards_shows_live_progress_then_the_plan(
     page.wait_for_timeout(300)
     screenshot(page, "hint-result-phone-390x844")
 
+    # A number the form refuses: the card says why, in place (htmx swaps no 4xx answer in).
+    page.fill("#id_target_6", "-5")
+    page.get_by_role("button", name="Simulate my version").click()
+    page.wait_for_selector("#id_target_6[aria-invalid=true]")
+    assert "greater than or equal to 0" in page.inner_text("#id_target_6_error")
     page.fill("#id_target_6", "26")
     page.get_by_role("button", name="Simulate my version").click()
     page.wait_for_selector("text=Your version passes")
+    assert page.locator("[aria-invalid]").count() == 0
     page.set_viewport_size(DESKTOP)
     screenshot(page, "hint-result-desktop-1280x900")
 

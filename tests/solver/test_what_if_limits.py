@@ -97,6 +97,27 @@ def test_what_if_is_limited_per_user_and_minute(
     assert login(bob).post(bobs, {**TARGETS, "opener": 1}).status_code == 200
 
 
+def test_with_htmx_a_refused_what_if_still_swaps_in_its_reason(
+    alice: User, login: Callable[[User], Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # htmx swaps no 4xx answer in: the card must come back as 200, or the player sees nothing.
+    monkeypatch.setattr(what_if_module, "WHAT_IF_PER_MINUTE", 1)
+    client = login(alice)
+    url = f"/hints/{done_hint(alice).pk}/what-if/"
+    htmx = {"HX-Request": "true"}
+    bad = client.post(url, {**TARGETS, "target_6": -5, "opener": 1}, headers=htmx)
+    assert bad.status_code == 200
+    html = bad.content.decode()
+    assert html.lstrip().startswith('<div class="card" id="what-if">')
+    assert 'aria-invalid="true" aria-describedby="id_target_6_error"' in html
+    assert 'id="id_target_6_error"' in html and "greater than or equal to 0" in html
+    assert client.post(url, {**TARGETS, "opener": 1}, headers=htmx).status_code == 200
+    limited = client.post(url, {**TARGETS, "opener": 1}, headers=htmx)
+    assert limited.status_code == 200 and "this minute" in limited.content.decode()
+    # Without htmx the status still says what happened.
+    assert client.post(url, {**TARGETS, "opener": 1}).status_code == 429
+
+
 def test_the_what_if_limit_slides_across_the_turn_of_a_minute(
     alice: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
