@@ -4,6 +4,7 @@ Translations are kept per area in locale/src/<area>.json as {"msgid": {"nl": …
 so that people working on different apps never edit the same .po file. This script:
 1. runs `makemessages` for nl and ja (the .po files then list every msgid in use);
 2. fills each msgstr from the JSON files (plural entries: {"nl": [one, other], "ja": [other]});
+   a msgid the JSON files do not translate gets an empty msgstr, whatever makemessages guessed;
 3. reports msgids with no translation and exits 1 if any (tests/config checks the same).
 
 Usage: .venv/bin/python scripts/sync_messages.py [--check | --compile]
@@ -54,14 +55,20 @@ def fill(lang: str, sources: dict[str, dict[str, object]], write: bool) -> list[
         if entry.obsolete:
             continue
         found = sources.get(entry.msgid, {}).get(lang)
+        # Only locale/src says what a message reads. Anything else in the msgstr is
+        # makemessages' guess from a similar msgid (flagged fuzzy, a flag dropped below):
+        # it once made "This field is required." read "This player is already listed."
+        # in Dutch and Japanese. A guess is cleared and reported, never shipped.
         if entry.msgid_plural:
             if isinstance(found, list) and found:
                 entry.msgstr_plural = {i: str(text) for i, text in enumerate(found)}
-            elif not all(entry.msgstr_plural.values()):
+            else:
+                entry.msgstr_plural = dict.fromkeys(entry.msgstr_plural, "")
                 missing.append(entry.msgid)
         elif isinstance(found, str) and found:
             entry.msgstr = found
-        elif not entry.msgstr:
+        else:
+            entry.msgstr = ""
             missing.append(entry.msgid)
         if "fuzzy" in entry.flags:
             entry.flags.remove("fuzzy")
