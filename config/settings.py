@@ -102,6 +102,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # An htmx request from someone signed out: the browser opens the log-in page, rather
+    # than htmx swapping the log-in page into the part it was updating.
+    "config.htmx_login.HtmxLoginRedirectMiddleware",
     # A service's refusal that a page did not catch: a message and a redirect, never a 500.
     "config.refusals.RefusalMiddleware",
     # Innermost, so that it sees a view's database errors (locked, unreachable, disk full)

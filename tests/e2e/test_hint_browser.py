@@ -13,7 +13,8 @@ from django.contrib.auth.models import User
 
 from campaigns.groups.services import create_group
 from campaigns.models import Group
-from solver import jobs
+from solver import jobs, services
+from solver.hint_inputs import parse_input
 from solver.models import HintRequest
 
 pytestmark = [pytest.mark.e2e, pytest.mark.integration]
@@ -105,3 +106,29 @@ def test_without_javascript_the_page_refreshes_until_the_plan_is_there(
         screenshot(page, "hint-result-nojs-desktop-1280x900")
     finally:
         context.close()
+
+
+def test_signing_out_elsewhere_sends_a_watching_hint_page_to_log_in(
+    page: Any, live_server: Any, screenshot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No worker takes the job: the hint waits, and its page keeps polling its status.
+    monkeypatch.setattr("solver.jobs.app.send_task", lambda *args, **kwargs: None)
+    alice = User.objects.create_user("alice", password="password")
+    hint, _created = services.request_hint(alice, parse_input("1-1", "SSMM/MMSS/SMSM", None))
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/hints/{hint.pk}/")
+    page.wait_for_selector("#status[hx-trigger]")
+    other = page.context.new_page()  # another tab, the same session
+    other.goto(f"{live_server.url}/")
+    other.get_by_role("button", name="Log out").click()
+    other.wait_for_url(f"{live_server.url}/accounts/login/")
+    other.close()
+    # The next poll opens the log-in page itself, to come back to the hint; it is not
+    # swapped into the hint page (a second header and form inside the first).
+    page.wait_for_url(f"{live_server.url}/accounts/login/?next=%2Fhints%2F{hint.pk}%2F")
+    assert page.locator("header.topbar").count() == 1
+    screenshot(page, "hint-signed-out-phone-390x844")
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", "password")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{live_server.url}/hints/{hint.pk}/")
