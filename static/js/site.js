@@ -25,3 +25,25 @@
     if (box && event.detail && event.detail.successful) box.hidden = true;
   });
 })();
+
+// The CSRF token of every htmx request is read from the cookie when the request is sent, not
+// from the page (nor from the form's hidden field): a log-in (in another tab, or after the session ran out) gives the browser a
+// new token, and a page opened before it would otherwise post a stale one and be refused
+// (403, which htmx shows as nothing at all). The page's own token (body hx-headers) remains
+// the fallback while no cookie is there.
+(function () {
+  function cookieToken() {
+    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return match ? decodeURIComponent(match[1]) : "";
+  }
+  window.timekeeperCsrfToken = cookieToken;
+  document.addEventListener("htmx:configRequest", function (event) {
+    var token = cookieToken();
+    if (!token) return;
+    event.detail.headers["X-CSRFToken"] = token;
+    // Django reads a form's own token before the header: a form's is replaced too.
+    if (event.detail.parameters["csrfmiddlewaretoken"] !== undefined) {
+      event.detail.parameters["csrfmiddlewaretoken"] = token;
+    }
+  });
+})();

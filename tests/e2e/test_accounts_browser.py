@@ -36,3 +36,32 @@ def test_the_language_switcher_turns_the_page_japanese(page: Any, live_server: A
         page.select_option("#language", "ja")
     assert page.locator("html").get_attribute("lang") == "ja"
     assert page.get_by_role("button", name="ログイン").is_visible()
+
+
+def test_a_page_opened_before_logging_in_again_still_records(page: Any, live_server: Any) -> None:
+    # Logging in gives the browser a new CSRF token; a board opened before it (another tab,
+    # a session that ran out) must post with the new one, not be refused without a word.
+    from campaigns.groups.services import create_group
+    from campaigns.models import Attempt
+
+    cas = User.objects.create_user("cas", password="right-password-1")
+    group = create_group(cas, "Tuesday table", ["Ann", "Ben", "Cleo"])
+
+    def log_in(tab: Any) -> None:
+        tab.goto(f"{live_server.url}/accounts/login/")
+        tab.fill("#id_username", "cas")
+        tab.fill("#id_password", "right-password-1")
+        tab.get_by_role("button", name="Log in").click()
+        tab.wait_for_url(f"{live_server.url}/")
+
+    log_in(page)
+    page.goto(f"{live_server.url}/groups/{group.pk}/")
+    other = page.context.new_page()
+    other.goto(f"{live_server.url}/")
+    other.get_by_role("button", name="Log out").click()
+    other.wait_for_url(f"{live_server.url}/accounts/login/")
+    log_in(other)
+    other.close()
+    page.get_by_role("button", name="Passed").click()
+    page.get_by_text("Clock 1-1 passed.").wait_for()
+    assert Attempt.objects.filter(campaign__group=group, clock_id="1-1").count() == 1
