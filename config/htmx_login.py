@@ -23,6 +23,8 @@ from django.shortcuts import resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
 from django_htmx.http import HttpResponseClientRedirect
 
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+
 
 class HtmxLoginRedirectMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -30,13 +32,7 @@ class HtmxLoginRedirectMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if request.headers.get("HX-Request") != "true" or response.status_code not in (
-            301,
-            302,
-            303,
-            307,
-            308,
-        ):
+        if request.headers.get("HX-Request") != "true" or response.status_code not in REDIRECTS:
             return response
         login = resolve_url(settings.LOGIN_URL)
         target = urlsplit(response.get("Location", ""))

@@ -27,10 +27,10 @@
 })();
 
 // The CSRF token of every htmx request is read from the cookie when the request is sent, not
-// from the page (nor from the form's hidden field): a log-in (in another tab, or after the session ran out) gives the browser a
-// new token, and a page opened before it would otherwise post a stale one and be refused
-// (403, which htmx shows as nothing at all). The page's own token (body hx-headers) remains
-// the fallback while no cookie is there.
+// from the page (nor from the form's hidden field): a log-in (in another tab, or after the
+// session ran out) gives the browser a new token, and a page opened before it would otherwise
+// post a stale one and be refused (403, which htmx shows as nothing at all). The page's own
+// token (body hx-headers) remains the fallback while no cookie is there.
 (function () {
   function cookieToken() {
     var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
