@@ -3,7 +3,6 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
@@ -11,15 +10,13 @@ from rest_framework.authtoken.models import Token
 
 from accounts.forms import SignUpForm
 from accounts.throttle import signup_allowed
-from config.http import AuthenticatedHttpRequest
+from config.http import AuthenticatedHttpRequest, on_this_site
 
 
 def _safe_next(request: HttpRequest) -> str:
     """Where to go after signing up: ?next= (an invite link, say) if it stays on this site."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
+    if on_this_site(request, target):
         return target
     return ""
 

@@ -20,8 +20,9 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import resolve_url
-from django.utils.http import url_has_allowed_host_and_scheme
 from django_htmx.http import HttpResponseClientRedirect
+
+from config.http import on_this_site
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
@@ -46,9 +47,7 @@ def _current_page(request: HttpRequest) -> str:
     """The path and query of the page htmx runs on (``HX-Current-URL``), or "" when the
     header is missing or names another site."""
     current = request.headers.get("HX-Current-URL", "")
-    if not current or not url_has_allowed_host_and_scheme(
-        current, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
+    if not on_this_site(request, current):
         return ""
     parts = urlsplit(current)
     return parts.path + (f"?{parts.query}" if parts.query else "")

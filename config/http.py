@@ -15,6 +15,7 @@ from typing import Concatenate, ParamSpec, TypeVar, cast
 from django.contrib.auth.models import User
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
+from django.utils.http import url_has_allowed_host_and_scheme
 from django_htmx.middleware import HtmxDetails
 from rest_framework.decorators import api_view as drf_api_view
 from rest_framework.request import Request
@@ -28,6 +29,14 @@ class AuthenticatedHttpRequest(HttpRequest):
 
     user: User
     htmx: HtmxDetails
+
+
+def on_this_site(request: HttpRequest, url: str) -> bool:
+    """Whether ``url`` stays on the site ``request`` came to (by its scheme on HTTPS): where a
+    redirect may send the person, from a ?next=, a Referer or htmx's HX-Current-URL."""
+    return bool(url) and url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
 
 
 class AuthenticatedRequest(Request):

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.utils.http import url_has_allowed_host_and_scheme
 
 from config.errors import DomainError
+from config.http import on_this_site
 from config.i18n import current_lang
 from rules.errors import RulesError
 
@@ -37,9 +37,7 @@ def refusal_text(error: DomainError | RulesError) -> str:
 
 def _back(request: HttpRequest) -> str:
     referer = request.headers.get("referer", "")
-    if referer and url_has_allowed_host_and_scheme(
-        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
+    if on_this_site(request, referer):
         return referer
     return request.get_full_path()
 
