@@ -32,6 +32,15 @@ DOC_SCREENS = (
 )
 
 
+def log_in(page: Any, base: str, username: str = "alice", password: str = "password") -> None:
+    """Log in through the log-in page, as a person does, and wait for the dashboard."""
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{base}/")
+
+
 # One browser per test module, closed before the next module runs.
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:

@@ -3,6 +3,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
+from tests.e2e.conftest import log_in
+
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
@@ -47,20 +49,13 @@ def test_a_page_opened_before_logging_in_again_still_records(page: Any, live_ser
     cas = User.objects.create_user("cas", password="right-password-1")
     group = create_group(cas, "Tuesday table", ["Ann", "Ben", "Cleo"])
 
-    def log_in(tab: Any) -> None:
-        tab.goto(f"{live_server.url}/accounts/login/")
-        tab.fill("#id_username", "cas")
-        tab.fill("#id_password", "right-password-1")
-        tab.get_by_role("button", name="Log in").click()
-        tab.wait_for_url(f"{live_server.url}/")
-
-    log_in(page)
+    log_in(page, live_server.url, "cas", "right-password-1")
     page.goto(f"{live_server.url}/groups/{group.pk}/")
     other = page.context.new_page()
     other.goto(f"{live_server.url}/")
     other.get_by_role("button", name="Log out").click()
     other.wait_for_url(f"{live_server.url}/accounts/login/")
-    log_in(other)
+    log_in(other, live_server.url, "cas", "right-password-1")
     other.close()
     page.get_by_role("button", name="Passed").click()
     page.get_by_text("Clock 1-1 passed.").wait_for()

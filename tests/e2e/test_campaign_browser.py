@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 
 from campaigns.groups.services import create_group, fill_in_session
 from campaigns.play.services import record_attempt, skip
+from tests.e2e.conftest import log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 DECREASING = "S12 | S1 | S2 | S3 | S4 | S5 S6 S7 S8 S9 S10 S11"
@@ -31,11 +32,7 @@ def test_one_tap_records_and_updates_the_group_page_in_place(
             record_attempt(campaign, alice, clock, "passed", 3)
         campaign.refresh_from_db()
     fill_in_session(campaign, list(group.players.all()))
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "alice")
-    page.fill("#id_password", "password")
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(f"{live_server.url}/")
+    log_in(page, live_server.url)
     page.goto(f"{live_server.url}/groups/{group.pk}/")
 
     page.click("button[value=failed]")

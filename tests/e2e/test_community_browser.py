@@ -14,6 +14,7 @@ from campaigns.groups.services import create_group, new_campaign
 from campaigns.models import ClockTranscription
 from rules.canonical import fingerprint
 from rules.clock import Clock
+from tests.e2e.conftest import log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 OURS: list[dict[str, Any]] = [{"kind": "card_count", "segment": 6, "count": 3}]
@@ -38,11 +39,7 @@ def test_two_competing_definitions_on_a_phone(page: Any, live_server: Any, scree
         new_campaign(other, start_chapter=2)
         transcribe(other, "2-1", {"rules": rules}, owner)
 
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "alice")
-    page.fill("#id_password", "password")
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(f"{live_server.url}/")
+    log_in(page, live_server.url)
     page.goto(f"{live_server.url}/groups/{group.pk}/clocks/2-1/")
 
     section = page.locator("#community")

@@ -16,6 +16,7 @@ from campaigns.models import Group
 from solver import jobs, services
 from solver.hint_inputs import parse_input
 from solver.models import HintRequest
+from tests.e2e.conftest import log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.integration]
 PHONE = {"width": 390, "height": 844}
@@ -34,19 +35,11 @@ def table(celery_worker: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) ->
     yield create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
 
 
-def log_in(page: Any, live_server: Any) -> None:
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "alice")
-    page.fill("#id_password", "password")
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(f"{live_server.url}/")
-
-
 def test_tapping_the_cards_shows_live_progress_then_the_plan(
     page: Any, live_server: Any, screenshot: Any, table: Group
 ) -> None:
     group = table
-    log_in(page, live_server)
+    log_in(page, live_server.url)
     page.goto(f"{live_server.url}/hints/new/?group={group.pk}")
     page.click("label.chip:has-text('2 players')")  # htmx redraws the seats: 4 + 2 each
     page.wait_for_function("() => document.querySelectorAll('#seats .set-of-two').length === 2")
@@ -94,7 +87,7 @@ def test_without_javascript_the_page_refreshes_until_the_plan_is_there(
     context = browser.new_context(viewport=PHONE, locale="en-GB", java_script_enabled=False)
     page = context.new_page()
     try:
-        log_in(page, live_server)
+        log_in(page, live_server.url)
         page.goto(f"{live_server.url}/hints/new/")
         page.click("details.typed summary")
         page.fill("input[name=colours]", "SSMM/MMSS/SMSM")  # the typed fallback
@@ -115,7 +108,7 @@ def test_signing_out_elsewhere_sends_a_watching_hint_page_to_log_in(
     monkeypatch.setattr("solver.jobs.app.send_task", lambda *args, **kwargs: None)
     alice = User.objects.create_user("alice", password="password")
     hint, _created = services.request_hint(alice, parse_input("1-1", "SSMM/MMSS/SMSM", None))
-    log_in(page, live_server)
+    log_in(page, live_server.url)
     page.goto(f"{live_server.url}/hints/{hint.pk}/")
     page.wait_for_selector("#status[hx-trigger]")
     other = page.context.new_page()  # another tab, the same session

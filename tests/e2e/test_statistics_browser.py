@@ -14,16 +14,9 @@ from django.db.models import Count
 from campaigns import demo
 from campaigns.models import Group, Membership
 from campaigns.statistics.community import refresh_community
+from tests.e2e.conftest import log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def _log_in(page: Any, base: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "alice")
-    page.fill("#id_password", "password")
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(f"{base}/")
 
 
 @pytest.fixture
@@ -47,7 +40,7 @@ def test_the_statistics_page_on_a_phone_and_a_desktop(
             viewport={"width": 390, "height": 844}, locale="en-GB", color_scheme=scheme
         )
         page = context.new_page()
-        _log_in(page, live_server.url)
+        log_in(page, live_server.url)
         page.goto(url)
         assert page.locator("svg.stats-heat g.cell").count() == 40
         # the page fits the phone: nothing wider than the screen but scrolling tables
@@ -79,7 +72,7 @@ def test_every_chart_draws_without_an_error_in_every_language(
                 errors.append(f"{lang}: {message.text}") if message.type == "error" else None
             ),
         )
-        _log_in(page, live_server.url)
+        log_in(page, live_server.url)
         context.add_cookies(
             [{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live_server.url}]
         )
