@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -191,40 +192,80 @@ def mutate(rng: np.random.Generator, g: Genes, clock: Clock, players: int, scale
     )
 
 
-# What one fine-tuning step may change (``nudge``): the target shape's four ends, the
-# discrete choices and the weights; the low segments' ceiling and the lone segment's floor
-# only where the plan has one.
-ENDS = ("low0", "low1", "high0", "high1")
-NUDGED = (
-    *ENDS,
-    "split",
-    "need_weight",
-    "order_weight",
-    "open_bonus",
-    "face_up_threshold",
-    "opener",
-    "pile_floor",
-    "band_weight",
+# The fine-tuning's coordinates (``search._climb``, :func:`moved`) and the size of its first
+# step along each, as large as :func:`mutate`'s jiggles: the target shape's four ends, where
+# the low segments end, the weights (the order and band weights on a log scale), and the
+# bands and the lone segment's floor where the plan has them. Who opens is left to the race,
+# which tries every seat for its leader.
+COORDINATES: tuple[tuple[str, float], ...] = (
+    ("low0", 1.0),
+    ("low1", 1.0),
+    ("high0", 1.5),
+    ("high1", 1.0),
+    ("split", 1.0),
+    ("need_weight", 0.06),
+    ("order_weight", 0.25),
+    ("open_bonus", 0.4),
+    ("face_up_threshold", 0.5),
+    ("pile_floor", 1.0),
+    ("band_weight", 0.3),
+    ("low_ceiling", 0.7),
+    ("lone_floor", 0.7),
 )
+ENDS = ("low0", "low1", "high0", "high1")
+LOG_SCALED = ("order_weight", "band_weight")
+# Where a step stops, as in :func:`mutate`; a band's floor stays at 2 or more, so that a step
+# never takes a band away (a structure without one is the screen's business).
+BOUNDS: dict[str, tuple[float, float]] = {
+    "need_weight": (0.0, 1.0),
+    "order_weight": (-4.0, 2.0),
+    "open_bonus": (0.0, 6.0),
+    "face_up_threshold": (0.5, 8.0),
+    "pile_floor": (2.0, 11.0),
+    "band_weight": (-4.0, 1.0),
+    "low_ceiling": (2.0, 11.0),
+    "lone_floor": (1.0, 12.0),
+}
 
 
-def nudge(rng: np.random.Generator, g: Genes, clock: Clock, players: int) -> Genes:
-    """``g`` with one to three of its genes changed as :func:`mutate` changes them, the rest
-    kept: the fine-tuning's step (``search._climb``). A step that moves every gene at once
-    is rarely kept once the plan is good; on the special-clock panel (5 seeds), fine-tuning
-    by small steps lifted the rate with slips by up to 0.015 and lowered it nowhere."""
-    child = mutate(rng, g, clock, players, 1.0)
-    names = [*NUDGED, *(n for n in ("low_ceiling", "lone_floor") if getattr(g, n))]
-    picked = {names[i] for i in rng.choice(len(names), size=int(rng.integers(1, 4)), replace=False)}
-    new_ends = (*child.low, *child.high)
-    ends = [
-        new if name in picked else old
-        for name, old, new in zip(ENDS, (*g.low, *g.high), new_ends, strict=True)
-    ]
-    for i in range(1, 4):  # the ends stay in order: each at least the one before
-        ends[i] = max(ends[i], ends[i - 1])
-    kept = {n: getattr(child, n) for n in picked if n not in ENDS}
-    return replace(g, low=(ends[0], ends[1]), high=(ends[2], ends[3]), **kept)
+def coordinates(g: Genes) -> list[tuple[str, float]]:
+    """The coordinates a fine-tuning step may move on ``g`` (COORDINATES), with their first
+    step sizes: the piles' band and its weight only where ``g`` has a band, the low ceiling
+    and the lone floor only where it has them."""
+    absent = set()
+    if g.pile_floor < 2:
+        absent |= {"pile_floor", "band_weight"}
+    if not g.low_ceiling:
+        absent.add("low_ceiling")
+    if not g.lone_floor:
+        absent.add("lone_floor")
+    return [(name, size) for name, size in COORDINATES if name not in absent]
+
+
+def moved(g: Genes, name: str, delta: float, clock: Clock) -> Genes:
+    """``g`` with one coordinate moved by ``delta`` (on a log scale for LOG_SCALED, by whole
+    steps for ``split``), held within the bounds :func:`mutate` keeps; an end of the target
+    shape pushes the ends after it up, so the targets keep rising."""
+    if name in ENDS:
+        top = _top(clock)
+        ends = [*g.low, *g.high]
+        i = ENDS.index(name)
+        floor = 1.0 if i == 0 else ends[i - 1]
+        ceiling = 12.0 if i == 0 else top
+        ends[i] = min(max(ends[i] + delta, floor), ceiling)
+        for j in range(i + 1, 4):
+            ends[j] = min(max(ends[j], ends[j - 1]), top)
+        return replace(g, low=(ends[0], ends[1]), high=(ends[2], ends[3]))
+    if name == "split":
+        return replace(g, split=min(max(g.split + int(delta), SPLITS[0]), SPLITS[-1]))
+    lo, hi = BOUNDS[name]
+    value: float = getattr(g, name)
+    if name in LOG_SCALED:
+        value = math.exp(min(max(math.log(value) + delta, lo), hi))
+    else:
+        value = min(max(value + delta, lo), hi)
+    changes: dict[str, Any] = {name: value}
+    return replace(g, **changes)
 
 
 def h_genes() -> Genes:

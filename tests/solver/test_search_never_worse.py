@@ -65,9 +65,9 @@ def test_the_rule_that_decides_between_the_two_searches() -> None:
     never_worse = choice.never_worse
     assert not never_worse((600, 500), (600, 500), 1000)  # the same: the pick is kept
     assert not never_worse((700, 499), (600, 500), 1000)  # one fewer with slips
-    assert not never_worse((700, 503), (600, 500), 1000)  # 0.003 up with slips: maybe luck
-    assert never_worse((600, 504), (600, 500), 1000)  # 0.004 up: a lead
-    assert never_worse((581, 505), (600, 500), 1000)  # clean 0.019 lower: within 0.02
+    assert not never_worse((700, 505), (600, 500), 1000)  # 0.005 up with slips: maybe luck
+    assert never_worse((600, 506), (600, 500), 1000)  # 0.006 up: a lead
+    assert never_worse((581, 507), (600, 500), 1000)  # clean 0.019 lower: within 0.02
     assert not never_worse((579, 520), (600, 500), 1000)  # clean 0.021 lower, slips only 0.02 up
     assert never_worse((500, 521), (600, 500), 1000)  # slips more than 0.02 up pays for it
 
