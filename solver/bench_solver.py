@@ -13,7 +13,9 @@ Prints, without asserting anything about time:
   by side, with the figures before this round and the targets). The load average is
   printed with every timing: the machine may be shared;
 - the seed spread: the search on slips at ``--seeds`` seeds (5), each plan's rate with slips
-  on the same fresh deals, and their max - min (the target is at most 0.01).
+  on the same 100,000 fresh deals (``bench_panel.EVALUATION_GAMES``: on fewer, the luck of
+  the deals alone spreads equally good plans), and their max - min (the target is at most
+  0.01).
 
 ``--quick`` runs a smaller version (for a smoke test); ``--effort`` scales the hints.
 """
@@ -29,6 +31,7 @@ import numba
 from rules.clock import Clock
 from rules.seats import parse_colours
 from solver.core import bench_oracle
+from solver.core.bench_panel import EVALUATION_GAMES
 
 BASE = Clock("2-1", 2, 1)  # base rules only: start 1, cap 24, no special rule
 TABLES = {2: "SSMM+SM/SMMM+SS", 3: "SSMM/SMSM/MMSS", 4: "SSM/MMS/SMS/MSM"}
@@ -207,7 +210,9 @@ def main(argv: list[str] | None = None) -> None:
         _slips_numbers(0.1 if args.quick else args.effort, 2_000 if args.quick else 20_000)
     if "spread" not in args.skip:
         _spread_numbers(
-            0.1 if args.quick else args.effort, 2_000 if args.quick else 20_000, args.seeds
+            0.1 if args.quick else args.effort,
+            2_000 if args.quick else EVALUATION_GAMES,
+            args.seeds,
         )
 
 

@@ -88,6 +88,15 @@ PANEL: tuple[Case, ...] = (
 )
 
 
+# Evaluation deals per plan. Two plans the seeds chose are compared on the same deals and
+# slips, but a plan's rate on 20,000 deals is still off its true rate by about 0.0035 (one
+# standard error), and where each seed chose another plan of equal strength, five such rates
+# spread by about 0.01 from that alone: on 200,000 deals, "strictly_rising" spread 0.003 and
+# "1 Sun on 1" 0.007 where 20,000 deals said 0.013 and 0.011. On 100,000 deals that part of
+# the spread is about 0.003.
+EVALUATION_GAMES = 100_000
+
+
 @dataclass(frozen=True)
 class Rates:
     clean: float
@@ -121,10 +130,12 @@ def _load() -> str:
 
 
 def run_case(case: Case, seeds: int, effort: float, games: int) -> dict[str, list[Rates]]:
-    """The rates of each search's plan at each seed, on common evaluation deals."""
+    """The rates of each search's plan at each seed, on common evaluation deals (a plan
+    chosen more than once is played once)."""
     compiled = compiled_engine_models(case.clock())
-    games = games if compiled else max(500, games // 10)
+    games = games if compiled else max(500, games // 50)
     out: dict[str, list[Rates]] = {"clean search": [], "search on slips": []}
+    played: list[tuple[Plan, Rates]] = []
     for seed in range(seeds):
         for label, slip_rate in (("clean search", 0.0), ("search on slips", SLIP_RATE)):
             hint = recommend(
@@ -136,7 +147,11 @@ def run_case(case: Case, seeds: int, effort: float, games: int) -> dict[str, lis
                 compute_odds=False,
                 slip_rate=slip_rate,
             )
-            out[label].append(evaluate(case, hint.plan, games))
+            rates = next((r for p, r in played if p == hint.plan), None)
+            if rates is None:
+                rates = evaluate(case, hint.plan, games)
+                played.append((hint.plan, rates))
+            out[label].append(rates)
     return out
 
 
@@ -144,7 +159,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m solver.core.bench_panel", description=__doc__)
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--effort", type=float, default=0.5, help="search effort (hints: 0.5)")
-    parser.add_argument("--games", type=int, default=20_000, help="evaluation deals per plan")
+    parser.add_argument(
+        "--games", type=int, default=EVALUATION_GAMES, help="evaluation deals per plan"
+    )
     parser.add_argument("--only", type=int, action="append", help="panel case number(s), from 1")
     parser.add_argument(
         "--per-seed",
@@ -155,7 +172,7 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"special-clock panel: {args.seeds} seeds, effort {args.effort}, face-up = players, "
         f"slip rate {SLIP_RATE}; rates on {args.games:,} evaluation deals "
-        "(a tenth for clocks only the reference engine plays)"
+        "(a fiftieth for clocks only the reference engine plays)"
     )
     print(
         f"{'#':>2} {'clock':<46} {'p':>1} {'odds':>5} | {'clean search':^19} | "
