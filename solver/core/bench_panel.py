@@ -8,6 +8,8 @@ its clean rate, its rate with slips, and the spread of the rate with slips over 
 The perfect-information odds (sampled, no slips) say what a plan could reach at best; where
 they are at least 0.05, the recommended plan's clean rate (mean over seeds) below a quarter
 of them is marked "left behind", and its rate with slips below a quarter "behind on slips".
+A closing line names the clocks that miss each of the three marks (spread over SPREAD,
+a seed worse than the clean search, under a quarter of the odds).
 
 Prints numbers and asserts nothing about time; the load average is printed with each clock.
 """
@@ -181,7 +183,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(f"{'':>2} {'':<46} {'':>1} {'':>5} | {'clean':>6} {'slips':>6} {'min':>5} | "
           f"{'clean':>6} {'slips':>6} {'min':>5} | {'slips':>6} {'':>5}")  # fmt: skip
-    wide: list[str] = []  # the issue's three criteria, clock by clock, for the summary
+    # For the closing line: clocks whose seeds spread too far, seeds worse than the clean
+    # search's pick, clocks under a quarter of the odds.
+    wide: list[str] = []
     worse_seeds: list[str] = []
     left_behind: list[str] = []
     measured = 0
