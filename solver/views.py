@@ -17,6 +17,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -136,10 +137,22 @@ def _render_new(
 
 def _pct(x: float | None, digits: int = 0) -> str:
     """0.7499 → "75%" (a table does not need more digits than that); interval ends get one
-    decimal, or a tight interval would read "61%–61%"."""
+    decimal, or a tight interval would read "61%–61%". A rate that is neither 0 nor 1 never
+    reads "0%" or "100%": it gets a decimal ("0.2%", "99.6%"), and beyond that "<0.1%" or
+    ">99.9%" — on a clock that silent play seldom passes, "0%" would say it never does. The
+    decimal separator is the reader's language's ("0,2%" in Dutch)."""
     if x is None:
         return ""
-    return f"{100 * float(x):.{digits}f}%"
+    value = 100 * float(x)
+    prefix = ""
+    if 0 < value < 100 and round(value, digits) in (0, 100):
+        digits = max(digits, 1)
+        if round(value, digits) == 0:
+            prefix, value = "<", 10.0**-digits
+        elif round(value, digits) == 100:
+            prefix, value = ">", 100 - 10.0**-digits
+    text = f"{value:.{digits}f}".replace(".", str(get_format("DECIMAL_SEPARATOR")))
+    return f"{prefix}{text}%"
 
 
 # --- Watching and reading -----------------------------------------------------------------------

@@ -266,6 +266,36 @@ def test_the_result_shows_targets_as_whole_numbers_and_a_tight_interval_with_a_d
     assert "3.6" not in html and "25.5" not in html  # neither form nor clock face
 
 
+@pytest.mark.parametrize(
+    ("lang", "rate", "interval", "baseline"),
+    [("en", "0.2%", "0.1%–0.4%", "&lt;0.1%"), ("nl", "0,2%", "0,1%–0,4%", "&lt;0,1%")],
+)
+def test_a_rate_silent_play_seldom_reaches_is_not_shown_as_zero(
+    login: Callable[[User], Client],
+    alice: User,
+    sent: list[int],
+    lang: str,
+    rate: str,
+    interval: str,
+    baseline: str,
+) -> None:
+    # A clock whose one late segment caps the rest: the best plan passes about 1 game in 450.
+    hint = finish(make_hint(alice))
+    result = dict(hint.result or {})
+    result.update(pass_rate=0.0022, interval=[0.0013, 0.0037], baseline_rate=0.0004, odds=0.0925)
+    HintRequest.objects.filter(pk=hint.pk).update(result=result)
+    client = login(alice)
+    client.cookies["django_language"] = lang
+    html = client.get(f"/hints/{hint.pk}/").content.decode()
+    rate_cell = html.split('class="rate"', 1)[1].split("</strong>", 1)[0]
+    assert rate_cell == f">{rate}"
+    assert interval in html
+    assert f"<dd>{baseline}</dd>" in html  # the baseline, under a tenth of a percent
+    assert "9%" in html  # the odds: whole percents as before
+    listed = client.get("/hints/").content.decode()
+    assert rate in listed and "0%<" not in listed
+
+
 def test_the_words_follow_the_readers_language(
     login: Callable[[User], Client], alice: User, sent: list[int]
 ) -> None:
