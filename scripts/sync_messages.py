@@ -72,6 +72,8 @@ def fill(lang: str, sources: dict[str, dict[str, object]], write: bool) -> list[
             missing.append(entry.msgid)
         if "fuzzy" in entry.flags:
             entry.flags.remove("fuzzy")
+        # The guess's source ("#| msgid ..."): it says nothing once locale/src has spoken.
+        entry.previous_msgid = entry.previous_msgid_plural = entry.previous_msgctxt = None
     if write:
         po.save()
     return missing
