@@ -54,10 +54,14 @@ def what_if(
     """
     if not hint.result:
         raise HintError(_("This hint has no plan yet."), "targets")
-    if user is not None:
-        _count(user)
     seats = hint.seats()
     chosen = pick(hint.result, offer)[1]
+    try:
+        suggested = Plan.from_json(chosen.get("plan"), players=seats.players)
+    except (ValueError, TypeError):  # a row stored without its plan (seed_demo's hints)
+        raise HintError(_("This hint was stored without its plan."), "targets") from None
+    if user is not None:
+        _count(user)
     data = dict(chosen["plan"])
     data["targets"] = targets
     if opener is not None:
@@ -66,7 +70,6 @@ def what_if(
         plan = Plan.from_json(data, players=seats.players)
     except ValueError as error:
         raise HintError(str(error), "targets") from None
-    suggested = Plan.from_json(chosen["plan"], players=seats.players)
     try:
         clock = hint.clock()
     except RulesError as error:  # a definition saved before today's limits (MAX_RULES)

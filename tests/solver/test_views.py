@@ -264,6 +264,7 @@ def test_the_result_shows_targets_as_whole_numbers_and_a_tight_interval_with_a_d
     assert "60.6%" in html and "61.4%" in html
     assert 'value="4"' in html and 'value="26"' in html  # the what-if form
     assert "3.6" not in html and "25.5" not in html  # neither form nor clock face
+    assert "targets to aim for" in html
 
 
 @pytest.mark.parametrize(
@@ -528,6 +529,31 @@ def test_what_if_works_on_each_plan_offered(
     ).context["what_if"]
     assert on_recommended.mine == on_bold.mine
     assert on_recommended.suggested != on_bold.suggested
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "without its plan"), ("nl", "zonder zijn plan")])
+def test_a_hint_stored_without_a_plan_says_so_and_offers_nothing_to_vary(
+    login: Callable[[User], Client], alice: User, sent: list[int], lang: str, said: str
+) -> None:
+    # As `manage.py seed_demo` stores its hints: rates, no plan, no words.
+    hint = finish(make_hint(alice))
+    result = dict(hint.result or {})
+    result.update(plan={}, words="", words_all={}, alternatives=[])
+    HintRequest.objects.filter(pk=hint.pk).update(result=result)
+    client = login(alice)
+    client.cookies["django_language"] = lang
+    page = client.get(f"/hints/{hint.pk}/")
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert said in html and '<ol class="words"></ol>' not in html
+    assert 'id="what-if"' in html and 'name="target_1"' not in html  # the card, no form
+    if lang == "en":
+        assert "targets to aim for" not in html  # the face has no targets to point at
+    data = {f"target_{i}": t for i, t in enumerate([3, 6, 9, 12, 15, 30], start=1)}
+    for headers in ({}, {"HX-Request": "true"}):
+        answer = client.post(f"/hints/{hint.pk}/what-if/", {**data, "opener": 1}, headers=headers)
+        assert answer.status_code == (200 if headers else 400)
+        assert said in answer.content.decode()
 
 
 def test_what_if_with_htmx_swaps_its_own_card(
