@@ -247,15 +247,26 @@ class HintRequest(models.Model):
         that table. A row whose plan cannot be read has the words it stored as its one line."""
         if not self.result:
             return Speech((), (), lang)
+        parsed = self.read_plan(self.result.get("plan") if plan is None else plan)
+        if parsed is not None:
+            try:
+                return plan_speech(
+                    parsed, self.clock(), self.seats(), self.face_up, lang, self.names or None
+                )
+            except (RulesError, ValueError, TypeError):
+                pass
+        stored: dict[str, str] = self.result.get("words_all", {})
+        words = stored.get(lang) or self.result.get("words", "")
+        return Speech((words,) if words else (), (), lang)
+
+    def read_plan(self, data: Any) -> Plan | None:
+        """``data`` (a plan's JSON form, as this row's result keeps it) as a Plan for this
+        table, or None where it cannot be read: a row stored without its plan, as
+        ``seed_demo`` stores its hints, has nothing to say aloud or to vary."""
         try:
-            parsed = Plan.from_json(self.result.get("plan") if plan is None else plan, self.players)
-            return plan_speech(
-                parsed, self.clock(), self.seats(), self.face_up, lang, self.names or None
-            )
-        except (RulesError, ValueError, TypeError):
-            stored: dict[str, str] = self.result.get("words_all", {})
-            words = stored.get(lang) or self.result.get("words", "")
-            return Speech((words,) if words else (), (), lang)
+            return Plan.from_json(data, self.players)
+        except (ValueError, TypeError):
+            return None
 
     def words(self, lang: str, plan: Any = None) -> str:
         """What the table says aloud (``speech``'s lines as one text)."""

@@ -36,7 +36,6 @@ from rules.game import PLAYER_COUNTS
 from rules.svg import clock_svg
 from solver import services
 from solver.access import get_hint_for_user
-from solver.core.plans import Plan
 from solver.core.words import spoken_number
 from solver.errors import HintError, HintLimitReached
 from solver.forms import HintForm, WhatIfForm, slots_from_colours
@@ -227,11 +226,7 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
         ]
         if index:
             context["speech"] = hint.speech(lang, shown.get("plan"))
-        try:  # a row stored without its plan (seed_demo's hints) has nothing to vary
-            Plan.from_json(shown.get("plan"), players=hint.players)
-            context["has_plan"] = True
-        except (ValueError, TypeError):
-            context["has_plan"] = False
+        context["has_plan"] = hint.read_plan(shown.get("plan")) is not None
         targets = [spoken_number(t) for t in shown.get("plan", {}).get("targets", [])]
         try:
             clock = hint.clock()

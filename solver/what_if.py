@@ -56,10 +56,9 @@ def what_if(
         raise HintError(_("This hint has no plan yet."), "targets")
     seats = hint.seats()
     chosen = pick(hint.result, offer)[1]
-    try:
-        suggested = Plan.from_json(chosen.get("plan"), players=seats.players)
-    except (ValueError, TypeError):  # a row stored without its plan (seed_demo's hints)
-        raise HintError(_("This hint was stored without its plan."), "targets") from None
+    suggested = hint.read_plan(chosen.get("plan"))
+    if suggested is None:
+        raise HintError(_("This hint was stored without its plan."), "targets")
     if user is not None:
         _count(user)
     data = dict(chosen["plan"])
