@@ -412,6 +412,10 @@ HINT_HOLD_FILE = env_str("HINT_HOLD_FILE", "")
 # slips: `python -m solver.bench_solver --skip oracle --skip simulation --skip hint --effort 0.5`),
 # in half the time, so a first hint is answered in seconds. Tests set their own.
 HINT_EFFORT = 0.5
+# A clock's own prior (solver.clock_priors): this many searches at this effort, once per clock
+# with special rules and table size, before the plan book's patterns. Tests set their own.
+CLOCK_PRIOR_EFFORT = 1.0
+CLOCK_PRIOR_SEARCHES = 4
 # Beat fills the plan book (solver.prefill) while no hint waits; off: only by the command.
 PLAN_BOOK_PREFILL = env_bool("PLAN_BOOK_PREFILL", True)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -44,9 +45,16 @@ class HintInput:
     names: tuple[str, ...] = ()
     slip_rate: float = SLIP_RATE  # the chance that a simulated decision slips
 
-    def input_hash(self, effort: float, seed: int, odds_samples: int | None = None) -> str:
+    def input_hash(
+        self,
+        effort: float,
+        seed: int,
+        odds_samples: int | None = None,
+        prior: dict[str, Any] | None = None,
+    ) -> str:
         """Same hash ⇔ same job: the full clock definition (so a new transcription is a
-        new input), the colours in canonical form, the budget, the solver settings and its
+        new input), the colours in canonical form, the budget, the solver settings, the
+        clock's prior the search starts from (``solver.clock_priors``) and the solver's
         version (``solver.core.version``: a new solver reuses no old result)."""
         key = {
             "clock": self.clock.to_json(),
@@ -57,6 +65,7 @@ class HintInput:
             "seed": seed,
             "odds_samples": odds_samples,
             "slip_rate": self.slip_rate,
+            "prior": prior,
             "solver": SOLVER_VERSION,
         }
         blob = json.dumps(key, sort_keys=True, separators=(",", ":"))

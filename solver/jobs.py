@@ -29,7 +29,7 @@ from kombu.exceptions import OperationalError
 from config.celery import app
 from ops.heartbeat import live_nodes, silent_after
 from rules.errors import RulesError
-from solver import plan_book
+from solver import clock_priors, plan_book
 from solver.core.search import HintResult, Stage, recommend
 from solver.models import ACTIVE_STATUSES, HintRequest
 from solver.results import result_json, with_ignored_rules
@@ -208,6 +208,7 @@ def run(hint_id: int, task_id: str, redelivered: bool = False, node: str = "") -
             odds_samples=hint.odds_samples,
             names=hint.names or None,
             slip_rate=hint.slip_rate,
+            prior=clock_priors.genes_of(hint.prior),
         )
     except SoftTimeLimitExceeded:
         # The signal may have interrupted a query: go on with a fresh connection (a worker

@@ -88,6 +88,10 @@ class HintRequest(models.Model):
     seed = models.PositiveIntegerField(default=0)
     # The chance that a decision slips in the simulated games (solver.core.agents.slip_of).
     slip_rate = models.FloatField(default=0.05)
+    # The clock's own prior the search starts from (``solver.clock_priors``: genes as
+    # ``solver.core.clock_prior.genes_to_json`` writes them), as stored when it was asked;
+    # None: the table size's prior.
+    prior = models.JSONField(null=True, blank=True)
     lang = models.CharField(max_length=8, default="en")
     input_hash = models.CharField(max_length=64)
 
@@ -403,3 +407,23 @@ class PlanBookEntry(models.Model):
 
     def __str__(self) -> str:
         return f"plan book {self.clock_id} {self.pattern} face-up {self.face_up}"
+
+
+class ClockPrior(models.Model):
+    """A clock's own prior at one table size (``solver.clock_priors``): where a few long
+    searches on the clock's rules ended. Computed once per clock definition, table size and
+    solver version, by the prefill (before that clock's patterns); every later hint on the
+    clock starts from it. ``key`` holds what it depends on (``clock_priors.prior_key``)."""
+
+    key = models.CharField(max_length=64, unique=True)
+    solver_version = models.PositiveIntegerField()
+    clock_id = models.CharField(max_length=16)
+    players = models.PositiveSmallIntegerField()
+    # As ``solver.core.clock_prior.genes_to_json`` writes them; None: the searches found no
+    # plan of their own (the clock's hints start from the table size's prior).
+    genes = models.JSONField(null=True, blank=True)
+    seconds = models.FloatField(default=0.0)  # how long computing it took
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"clock prior {self.clock_id} at {self.players} players"

@@ -59,6 +59,7 @@ def book_key(
     seed: int,
     odds_samples: int | None,
     slip_rate: float,
+    prior: dict[str, Any] | None = None,
 ) -> BookKey:
     solved = solved_clock(clock, base_rules)
     symmetric = colour_symmetric(solved)
@@ -71,6 +72,7 @@ def book_key(
         "seed": seed,
         "odds_samples": odds_samples,
         "slip_rate": slip_rate,
+        "prior": prior,  # the clock's prior the search started from (solver.clock_priors)
         "solver": SOLVER_VERSION,
     }
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
@@ -87,6 +89,7 @@ def key_of(hint: HintRequest) -> BookKey:
         seed=hint.seed,
         odds_samples=hint.odds_samples,
         slip_rate=hint.slip_rate,
+        prior=hint.prior,
     )
 
 

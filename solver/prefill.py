@@ -1,9 +1,12 @@
 """Prefilling the plan book: every colour pattern a table can see, computed before anyone
 asks, so that a first hint is answered at once (``solver.plan_book``).
 
-``prefill(game…)`` walks the classes of patterns (``solver.core.symmetry``: one pattern per
-class, most often dealt first) for each table size and face-up budget, skips the classes
-the book already holds (so a stopped prefill resumes where it stopped), and stores each
+A clock with special rules first gets its own prior at each table size
+(``solver.clock_priors``: a few long searches, about a minute), which every pattern's
+search then starts from, as a hint's does. ``prefill(game…)`` walks the classes of
+patterns (``solver.core.symmetry``: one pattern per class, most often dealt first) for each
+table size and face-up budget, skips the classes the book already holds (so a stopped
+prefill resumes where it stopped), and stores each
 result as a hint job stores its own (``solver.results.result_json``), with the settings a
 new hint uses (``solver.services.effort``…), so a later hint finds it.
 
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +38,7 @@ from rules.catalogue import load_catalogue
 from rules.clock import Clock
 from rules.game import PLAYER_COUNTS
 from rules.seats import most_face_up, parse_colours
-from solver import plan_book
+from solver import clock_priors, plan_book
 from solver.core.search import SLIP_RATE, recommend
 from solver.core.symmetry import PatternClass, colour_symmetric, pattern_classes
 from solver.core.version import SOLVER_VERSION
@@ -65,6 +69,7 @@ class Item:
     face_up: int
     pattern: PatternClass
     key: plan_book.BookKey
+    prior: dict[str, Any] | None = None  # the clock's prior the search starts from
 
 
 def settings_now() -> dict[str, Any]:
@@ -86,6 +91,9 @@ def items(
     budget by budget (the usual one first), the most often dealt patterns first."""
     symmetric = colour_symmetric(plan_book.solved_clock(game.clock, game.base_rules))
     rounds = max(len(face_ups_for(n)) for n in players) if face_ups is None else len(face_ups)
+    # The clock's prior at each size, as a hint asked now starts from (compute it first:
+    # :func:`priors`).
+    prior = {n: clock_priors.for_hint(game.clock, game.base_rules, n) for n in players}
     for index in range(rounds):
         for n in players:
             budgets = face_ups_for(n) if face_ups is None else face_ups
@@ -98,8 +106,27 @@ def items(
                     parse_colours(pattern.colours),
                     budgets[index],
                     **settings,
+                    prior=prior[n],
                 )
-                yield Item(game, n, budgets[index], pattern, key)
+                yield Item(game, n, budgets[index], pattern, key, prior[n])
+
+
+def priors_missing(game: Game, players: list[int]) -> list[int]:
+    """The table sizes whose prior the clock gets and the store lacks: computed before its
+    patterns (:func:`compute_prior`), as every pattern's search starts from it."""
+    planned = clock_priors.planned(game.clock, game.base_rules)
+    return [n for n in players if clock_priors.needs(planned, n)]
+
+
+def compute_prior(
+    game: Game, players: int, busy: Callable[[], bool] | None = None, threads: int | None = 1
+) -> None:
+    """Compute and store the clock's prior at ``players`` (``solver.clock_priors``); Yielded
+    as :func:`compute` when ``busy``."""
+    with _threads(threads):
+        clock_priors.compute(
+            clock_priors.planned(game.clock, game.base_rules), players, _yielding(busy)
+        )
 
 
 def missing(batch: list[Item]) -> list[Item]:
@@ -120,32 +147,21 @@ def compute(
     """Solve one class (its named pattern) and store it; Yielded when ``busy`` says a hint
     is waiting, checked at each progress report of the search. ``threads``: the kernels'
     threads (1: one core, beside a hint; None: all, for the command)."""
-    import numba
-
     solved = plan_book.solved_clock(item.game.clock, item.game.base_rules)
-
-    def progress(percent: int, stage: Any, best: Any) -> None:
-        del percent, stage, best
-        if busy is not None and busy():
-            raise Yielded
-
-    before = numba.get_num_threads()
-    numba.set_num_threads(threads or before)
     started = time.monotonic()
-    try:
+    with _threads(threads):
         result = recommend(
             solved,
             parse_colours(item.pattern.colours),
             item.face_up,
             seed=settings["seed"],
             effort=settings["effort"],
-            progress=progress,
+            progress=_yielding(busy),
             base_rules=item.game.base_rules,
             odds_samples=settings["odds_samples"],
             slip_rate=settings["slip_rate"],
+            prior=clock_priors.genes_of(item.prior),
         )
-    finally:
-        numba.set_num_threads(before)
     entry, _ = PlanBookEntry.objects.get_or_create(
         key=item.key.key,
         defaults={
@@ -164,6 +180,30 @@ def compute(
         },
     )
     return entry
+
+
+def _yielding(busy: Callable[[], bool] | None) -> Callable[[int, Any, Any], None]:
+    """A search's progress callback that raises Yielded once ``busy`` says a hint waits."""
+
+    def progress(percent: int, stage: Any, best: Any) -> None:
+        del percent, stage, best
+        if busy is not None and busy():
+            raise Yielded
+
+    return progress
+
+
+@contextmanager
+def _threads(threads: int | None) -> Iterator[None]:
+    """The kernels on ``threads`` threads (None: all) meanwhile."""
+    import numba
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads or before)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
 
 
 def hint_waiting() -> bool:
@@ -216,6 +256,15 @@ def prefill_slice(
     deadline = time.monotonic() + seconds
     done = 0
     for game in (*shipped_games(), *community_games()):
+        for n in priors_missing(game, list(PLAYER_COUNTS)):
+            if busy():
+                return {"computed": done, "stopped": "a hint is waiting"}
+            if time.monotonic() >= deadline:
+                return {"computed": done, "stopped": "slice over"}
+            try:
+                compute_prior(game, n, busy)
+            except Yielded:
+                return {"computed": done, "stopped": "a hint is waiting"}
         for batch in _batches(items(game, list(PLAYER_COUNTS), None, settings)):
             for item in missing(batch):
                 if busy():

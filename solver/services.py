@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from campaigns.models import Attempt, Campaign, Group, Membership
 from rules.canonical import fingerprint
 from rules.clock import Clock
-from solver import plan_book
+from solver import clock_priors, plan_book
 from solver.errors import HintLimitReached
 from solver.hint_inputs import HintInput
 from solver.jobs import send
@@ -75,7 +75,8 @@ def request_hint(
         if membership is None or not membership.can_write:
             raise PermissionDenied
     job_effort, seed, samples = effort(), 0, odds_samples()
-    input_hash = hint_input.input_hash(job_effort, seed, samples)
+    prior = clock_priors.for_hint(hint_input.clock, hint_input.base_rules, hint_input.seats.players)
+    input_hash = hint_input.input_hash(job_effort, seed, samples, prior)
     now = timezone.now()
     fields: dict[str, Any] = {
         "user": user,
@@ -95,6 +96,7 @@ def request_hint(
         "odds_samples": samples,
         "seed": seed,
         "slip_rate": hint_input.slip_rate,
+        "prior": prior,
         "lang": lang,
         "input_hash": input_hash,
         "queued_at": now,
@@ -118,7 +120,7 @@ def request_hint(
                 _("You asked for %(n)s hints in the last hour; please wait a few minutes.")
                 % {"n": MAX_PER_HOUR}
             )
-        known = _known_result(hint_input, input_hash, job_effort, seed, samples, lang)
+        known = _known_result(hint_input, input_hash, job_effort, seed, samples, lang, prior)
         if known is not None:
             result, reused_from = known
             _remember(group, hint_input)
@@ -162,11 +164,12 @@ def _known_result(
     seed: int,
     samples: int | None,
     lang: str,
+    prior: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], HintRequest | None] | None:
     """A result this input needs not wait for, worded for this table, and the hint it came
     from: the plan book's entry for the input's class of patterns, else a complete result
     for the same input finished within REUSE_WITHIN. None when there is none."""
-    found = _from_plan_book(hint_input, job_effort, seed, samples, lang)
+    found = _from_plan_book(hint_input, job_effort, seed, samples, lang, prior)
     if found is not None:
         entry, result = found
         return result, entry.hint
@@ -186,7 +189,12 @@ def _known_result(
 
 
 def _from_plan_book(
-    hint_input: HintInput, job_effort: float, seed: int, samples: int | None, lang: str
+    hint_input: HintInput,
+    job_effort: float,
+    seed: int,
+    samples: int | None,
+    lang: str,
+    prior: dict[str, Any] | None = None,
 ) -> tuple[PlanBookEntry, dict[str, Any]] | None:
     """The plan book's entry for this input's class of patterns, and its result for this
     table; None when the book has none."""
@@ -199,6 +207,7 @@ def _from_plan_book(
         seed=seed,
         odds_samples=samples,
         slip_rate=hint_input.slip_rate,
+        prior=prior,
     )
     entry = PlanBookEntry.objects.filter(key=key.key).first()
     if entry is None:

@@ -59,6 +59,14 @@ def _fast_password_hashing(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _quick_clock_priors(settings: Any) -> None:
+    """A clock's own prior (``solver.clock_priors``) from one quick search, not a minute of
+    long ones, wherever a test prefills a clock with special rules."""
+    settings.CLOCK_PRIOR_EFFORT = 0.05
+    settings.CLOCK_PRIOR_SEARCHES = 1
+
+
+@pytest.fixture(autouse=True)
 def _fresh_throttles() -> Iterator[None]:
     """Throttle counts live in the cache, which outlives a test (and test users' ids are
     reused): every test starts with none. django-axes counts failed log-ins in the database,

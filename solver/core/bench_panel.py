@@ -11,6 +11,11 @@ of them is marked "left behind", and its rate with slips below a quarter "behind
 A closing line names the clocks that miss each of the three marks (spread over SPREAD,
 a seed worse than the clean search, under a quarter of the odds).
 
+Each clock's own prior (``clock_prior.search_prior``, a few long searches on other colours
+than the panel's) is computed first and both searches start from it, as a hint does once
+the plan book holds that prior; ``--without-clock-prior`` starts them from the table size's
+prior instead.
+
 Prints numbers and asserts nothing about time; the load average is printed with each clock.
 """
 
@@ -25,6 +30,8 @@ from typing import Any
 from rules.clock import Clock
 from rules.seats import Seats, parse_colours
 
+from .clock_prior import PRIOR_EFFORT, PRIOR_SEARCHES, search_prior
+from .genes import Genes
 from .plans import Plan
 from .search import SLIP_RATE, recommend
 from .simulate import draw_slips, draw_values, pass_count
@@ -132,9 +139,11 @@ def _load() -> str:
         return "load unknown"
 
 
-def run_case(case: Case, seeds: int, effort: float, games: int) -> dict[str, list[Rates]]:
+def run_case(
+    case: Case, seeds: int, effort: float, games: int, prior: Genes | None = None
+) -> dict[str, list[Rates]]:
     """The rates of each search's plan at each seed, on common evaluation deals (a plan
-    chosen more than once is played once)."""
+    chosen more than once is played once). Both searches start from ``prior`` if given."""
     compiled = compiled_engine_models(case.clock())
     games = games if compiled else max(500, games // 50)
     out: dict[str, list[Rates]] = {"clean search": [], "search on slips": []}
@@ -149,6 +158,7 @@ def run_case(case: Case, seeds: int, effort: float, games: int) -> dict[str, lis
                 effort=effort,
                 compute_odds=False,
                 slip_rate=slip_rate,
+                prior=prior,
             )
             rates = next((r for p, r in played if p == hint.plan), None)
             if rates is None:
@@ -167,6 +177,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--only", type=int, action="append", help="panel case number(s), from 1")
     parser.add_argument(
+        "--without-clock-prior",
+        action="store_true",
+        help="start from the table size's prior, as a hint on a clock whose own prior is not "
+        "computed yet",
+    )
+    parser.add_argument(
         "--per-seed",
         action="store_true",
         help="also print each seed's rate with slips, for both searches",
@@ -175,7 +191,13 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"special-clock panel: {args.seeds} seeds, effort {args.effort}, face-up = players, "
         f"slip rate {SLIP_RATE}; rates on {args.games:,} evaluation deals "
-        "(a fiftieth for clocks only the reference engine plays)"
+        "(a fiftieth for clocks only the reference engine plays); "
+        + (
+            "from the table size's prior"
+            if args.without_clock_prior
+            else f"from each clock's own prior ({PRIOR_SEARCHES} searches at effort "
+            f"{PRIOR_EFFORT} on the colours dealt most often)"
+        )
     )
     print(
         f"{'#':>2} {'clock':<46} {'p':>1} {'odds':>5} | {'clean search':^19} | "
@@ -195,7 +217,9 @@ def main(argv: list[str] | None = None) -> None:
         measured += 1
         started = time.perf_counter()
         odds = _odds(case, 2_000)
-        rates = run_case(case, args.seeds, args.effort, args.games)
+        prior = None if args.without_clock_prior else search_prior(case.clock(), case.players)
+        prior_seconds = time.perf_counter() - started
+        rates = run_case(case, args.seeds, args.effort, args.games, prior)
         columns = []
         for label in ("clean search", "search on slips"):
             rs = rates[label]
@@ -231,7 +255,8 @@ def main(argv: list[str] | None = None) -> None:
             f"{number:>2} {case.name:<46} {case.players:>1} "
             f"{'-' if odds is None else f'{odds:.3f}':>5} | {columns[0]} | {columns[1]} | "
             f"{spread:6.3f} {worse:>5}{behind}"
-            f"   ({time.perf_counter() - started:.0f} s, {_load()})",
+            f"   ({time.perf_counter() - started:.0f} s, of which the clock's prior "
+            f"{prior_seconds:.0f} s; {_load()})",
             flush=True,
         )
         if args.per_seed:

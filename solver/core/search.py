@@ -42,7 +42,6 @@ from .genes import (
     coordinates,
     moved,
     mutate,
-    prior_for,
     random_genes,
     screen_field,
     screen_starts,
@@ -65,6 +64,7 @@ def recommend(
     compute_odds: bool = True,
     names: Sequence[str] | None = None,
     slip_rate: float = SLIP_RATE,
+    prior: Genes | None = None,
 ) -> HintResult:
     """Search for the plan with the best simulated pass rate with slips (see the module
     docstring), and offer up to three plans (:class:`Alternative`).
@@ -76,10 +76,44 @@ def recommend(
     exact odds; ``compute_odds=False`` leaves them out (None). ``names`` are the players'
     names in seating order, for the words. ``slip_rate`` (0 to 0.5) is the chance that a
     decision slips (``agents.slip_of``); at 0 the search selects on the clean rate.
-    Deterministic under ``seed``.
+    ``prior``: where the search starts and what it is held to, the clock's own
+    (``clock_prior.search_prior``) where one is known; else the table size's
+    (``genes.prior_for``). Deterministic under ``seed``.
 
     The phases: :func:`_race`, :func:`_climb`, :func:`_choose` and :func:`_fresh_deals`.
     """
+    return recommend_genes(
+        clock,
+        seats,
+        face_up,
+        seed,
+        effort,
+        progress,
+        base_rules,
+        odds_samples,
+        compute_odds,
+        names,
+        slip_rate,
+        prior,
+    )[0]
+
+
+def recommend_genes(
+    clock: Clock,
+    seats: Seats,
+    face_up: int,
+    seed: int = 0,
+    effort: float = 1.0,
+    progress: Progress | None = None,
+    base_rules: bool = False,
+    odds_samples: int | None = None,
+    compute_odds: bool = True,
+    names: Sequence[str] | None = None,
+    slip_rate: float = SLIP_RATE,
+    prior: Genes | None = None,
+) -> tuple[HintResult, Genes | None]:
+    """:func:`recommend`, and the genes of the plan it recommends (None where that is the
+    baseline plan, which has none)."""
     if not clock.transcribed:
         if not base_rules:
             raise ValueError(
@@ -92,11 +126,11 @@ def recommend(
         raise ValueError(f"face_up must be 0..{seats.most_face_up}, not {face_up}")
     if effort <= 0:
         raise ValueError("effort must be positive")
-    run = Run(clock, seats, face_up, effort, progress, compute_odds, names, slip_rate)
+    run = Run(clock, seats, face_up, effort, progress, compute_odds, names, slip_rate, prior)
     run.tell(Stage("search"), 0)
-    # The "H" plan (``plans.h_plan``) is a strong prior: most of the first field are variations
-    # of it, a third are wild guesses in case this clock wants something else.
-    prior = prior_for(seats.players)
+    # The prior is a strong start: most of the first field are variations of it, a third are
+    # wild guesses in case this clock wants something else.
+    prior = run.prior
     clean_pick: Plan | None = None
     pooled: list[Plan] = []
     if run.slipping:
@@ -137,7 +171,7 @@ def recommend(
         alternatives=tuple(alternatives),
     )
     run.report(100, Stage("done"), result)
-    return result
+    return result, run.genes(chosen.plan)
 
 
 def _race(
@@ -291,17 +325,20 @@ def _choose(
     # deals its steps were kept for, and win the choice by their luck.
     values, slips = run.common(run.schedule.choice, seed_for(seed, SEARCH, 98))
     choices: list[Plan] = []
-    for plan in (
-        run.plan(leader),
-        *(run.plan(g) for g in choice.simpler(leader)),
-        *(run.plan(g) for _, _, g in clean_field[:1]),
-        run.plan(prior),
+    for genes in (
+        leader,
+        *choice.simpler(leader),
+        *(g for _, _, g in clean_field[:1]),
+        prior,
         # Today's prior said more simply: other targets aloud, no band, no "open every
         # segment" — a candidate for the simplest plan a table can tell apart.
-        run.plan(choice.simpler(prior)[-1]),
+        choice.simpler(prior)[-1],
     ):
+        plan = run.plan(genes)
         if plan not in choices:  # plans hold dicts: compared, not hashed
             choices.append(plan)
+            if run.genes(plan) is None:
+                run.genes_of.append((plan, genes))
     choices = choices[:CHOICES]
     choices += [plan for plan in pooled if plan not in choices]
     measured: list[Measured] = []
@@ -450,4 +487,13 @@ def _odds(
         return None
 
 
-__all__ = ["STAGES", "Alternative", "HintResult", "Stage", "recommend", "baseline_plan", "h_plan"]
+__all__ = [
+    "STAGES",
+    "Alternative",
+    "HintResult",
+    "Stage",
+    "baseline_plan",
+    "h_plan",
+    "recommend",
+    "recommend_genes",
+]

@@ -90,8 +90,16 @@ class Run:
         compute_odds: bool,
         names: Sequence[str] | None,
         slip_rate: float,
+        prior: Genes | None = None,
     ) -> None:
         self.clock, self.seats, self.face_up, self.names = clock, seats, face_up, names
+        # Where the search starts, and what it is held to (``search._prior_if_as_good``): the
+        # clock's own prior where one is known (``clock_prior``), else the table size's.
+        self.prior = prior or prior_for(seats.players)
+        # The plans of the choice (``search._choose``; the clean twin's too, as this list is
+        # shared) with their genes: the genes of the plan a search recommends are what a
+        # clock's prior is made of (``search.recommend_genes``).
+        self.genes_of: list[tuple[Plan, Genes]] = []
         self.slip_rate = check_slip_rate(slip_rate)
         self.slipping = self.slip_rate > 0
         self.report: Progress = progress or (lambda percent, stage, best: None)
@@ -103,7 +111,7 @@ class Run:
         total = sum((n + 1 + (twice - 1) * 2) * g for n, g, _ in schedule.rounds)
         # The screen (search._screen), for this search and its twin.
         if schedule.screen:
-            screened = len(screen_field(clock, seats, prior_for(seats.players)))
+            screened = len(screen_field(clock, seats, self.prior))
             total += screened * schedule.screen * (2 if self.slipping else 1)
         total += (seats.players + (twice - 1) * (2 + seats.players)) * last_games
         total += (schedule.climb[0] + 1) * schedule.climb[1]
@@ -132,6 +140,10 @@ class Run:
 
     def plan(self, genes: Genes) -> Plan:
         return genes.plan(self.clock, self.seats)
+
+    def genes(self, plan: Plan) -> Genes | None:
+        """The genes ``plan`` came from (None for the baseline, which has none)."""
+        return next((g for p, g in self.genes_of if p == plan), None)
 
     def words(self, plan: Plan) -> dict[str, str]:
         return all_words(plan, self.clock, self.seats, self.face_up, self.names)

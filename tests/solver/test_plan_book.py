@@ -24,7 +24,7 @@ from solver.core.search import HintResult
 from solver.core.symmetry import class_count, pattern_classes
 from solver.core.version import SOLVER_VERSION
 from solver.hint_inputs import parse_input
-from solver.models import HintRequest, PlanBookEntry
+from solver.models import ClockPrior, HintRequest, PlanBookEntry
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -164,8 +164,15 @@ def test_the_prefill_gives_way_to_a_table_hint(solved: list[str], alice: User) -
     assert prefill.prefill_slice(seconds=60) == {"computed": 0, "stopped": "a hint is waiting"}
     assert solved == [] and not PlanBookEntry.objects.exists()
     HintRequest.objects.all().delete()
-    # A hint arriving while a pattern is being solved: the search is dropped at its next
+    # A hint arriving while the first clock's own prior is being computed (1-1 has special
+    # rules: solver.clock_priors), then while a pattern is: the search is dropped at its next
     # progress report, nothing is stored, and the slice ends.
+    arrived = iter([False, True])
+    stopped = prefill.prefill_slice(seconds=60, busy=lambda: next(arrived, True))
+    assert stopped == {"computed": 0, "stopped": "a hint is waiting"}
+    assert solved == [] and not ClockPrior.objects.exists()
+    for n in (2, 3, 4):
+        prefill.compute_prior(prefill.shipped_games()[0], n)
     arrived = iter([False, True])
     stopped = prefill.prefill_slice(seconds=60, busy=lambda: next(arrived, True))
     assert stopped == {"computed": 0, "stopped": "a hint is waiting"}

@@ -4,11 +4,12 @@ Fills the plan book (``solver.plan_book``) for one clock: every class of colour 
 table of each size can see (``solver.core.symmetry``), for each face-up budget a campaign
 gives (the players, plus one per flipped Bonus token) unless ``--face-up`` names one. The
 clock is played as a hint would play it for a table using the shipped rules (the base rules
-when its special rules are unknown). Resumable: classes the book holds are skipped, so
-running it again after a stop carries on. A progress bar goes to stderr; the last line says
-how many were computed. It uses every core (the beat task uses one, and only while no hint
-waits). Bad input (an unknown clock, a table size, a budget the table cannot
-have): one line on stderr, exit 2.
+when its special rules are unknown); a clock with special rules first gets its own prior at
+each table size (``solver.clock_priors``), which the patterns' searches start from.
+Resumable: classes the book holds are skipped, so running it again after a stop carries on.
+A progress bar goes to stderr; the last line says how many were computed. It uses every
+core (the beat task uses one, and only while no hint waits). Bad input (an unknown clock, a
+table size, a budget the table cannot have): one line on stderr, exit 2.
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ class Command(BaseCommand):
                         returncode=2,
                     )
         game = prefill.Game(clock, not clock.transcribed, clock.id)
+        for n in prefill.priors_missing(game, players):
+            self.stderr.write(f"Clock {clock.id}: its own prior at {n} players (about a minute).")
+            prefill.compute_prior(game, n, threads=None)
         settings = prefill.settings_now()
         every = list(prefill.items(game, players, None if face_up is None else [face_up], settings))
         todo = prefill.missing(every)

@@ -1,0 +1,119 @@
+"""Clocks' own priors, stored (``solver.models.ClockPrior``; what one is:
+``solver.core.clock_prior``).
+
+The prefill computes a clock's prior at a table size before that clock's patterns
+(``solver.prefill``); a hint asked later reads it (:func:`stored`), keeps it on its row
+(``HintRequest.prior``) and starts its search from it. The prior is part of the hint's input
+hash and of the plan book's key: a hint asked before the prior existed and one asked after
+are different inputs, and neither is answered with the other's plan.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from typing import Any
+
+from django.conf import settings
+
+from rules.clock import Clock
+from solver import plan_book
+from solver.core.clock_prior import (
+    PRIOR_SEED,
+    genes_from_json,
+    genes_to_json,
+    has_own_prior,
+    search_prior,
+)
+from solver.core.genes import Genes
+from solver.core.hint_result import Progress
+from solver.core.version import SOLVER_VERSION
+from solver.models import ClockPrior
+
+
+def planned(clock: Clock, base_rules: bool) -> Clock:
+    """The clock a hint's search plays (the rules it can judge; the base rules where asked
+    for an untranscribed clock): the clock whose prior it starts from."""
+    return plan_book.solved_clock(clock.known_rules(), base_rules)
+
+
+def for_hint(clock: Clock, base_rules: bool, players: int) -> dict[str, Any] | None:
+    """The prior a hint asked now starts from (:func:`stored`), as JSON for its row."""
+    return stored(planned(clock, base_rules), players)
+
+
+def prior_key(solved: Clock, players: int) -> str:
+    """What a prior depends on: the game (``plan_book.game``), the table size, the solver's
+    version and the long searches' settings (``CLOCK_PRIOR_EFFORT``, ``CLOCK_PRIOR_SEARCHES``)."""
+    data = {
+        "game": plan_book.game(solved),
+        "players": players,
+        "solver": SOLVER_VERSION,
+        "effort": float(settings.CLOCK_PRIOR_EFFORT),
+        "searches": int(settings.CLOCK_PRIOR_SEARCHES),
+        "seed": PRIOR_SEED,
+    }
+    blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def stored(solved: Clock, players: int) -> dict[str, Any] | None:
+    """The stored prior's genes (as JSON) for a hint on ``solved`` at ``players``; None where
+    the clock gets none, it is not computed yet, or what is stored does not read as genes."""
+    if not has_own_prior(solved):
+        return None
+    row = ClockPrior.objects.filter(key=prior_key(solved, players)).first()
+    if row is None or row.genes is None:
+        return None
+    try:
+        return genes_to_json(genes_from_json(row.genes))
+    except ValueError:
+        return None
+
+
+def needs(solved: Clock, players: int) -> bool:
+    """Whether the prefill should compute this prior first: the clock gets one and none is
+    stored (a stored "none" counts as computed)."""
+    return (
+        has_own_prior(solved)
+        and not ClockPrior.objects.filter(key=prior_key(solved, players)).exists()
+    )
+
+
+def compute(solved: Clock, players: int, progress: Progress | None = None) -> ClockPrior | None:
+    """Compute and store the prior (``CLOCK_PRIOR_SEARCHES`` searches at
+    ``CLOCK_PRIOR_EFFORT``: about a minute on 2 cores); the row,
+    or None where the clock gets none. An exception from ``progress`` (the prefill yielding
+    to a hint) stops it and stores nothing."""
+    if not has_own_prior(solved):
+        return None
+    started = time.monotonic()
+    genes = search_prior(
+        solved,
+        players,
+        effort=float(settings.CLOCK_PRIOR_EFFORT),
+        searches=int(settings.CLOCK_PRIOR_SEARCHES),
+        progress=progress,
+    )
+    row, _ = ClockPrior.objects.get_or_create(
+        key=prior_key(solved, players),
+        defaults={
+            "solver_version": SOLVER_VERSION,
+            "clock_id": solved.id,
+            "players": players,
+            "genes": None if genes is None else genes_to_json(genes),
+            "seconds": time.monotonic() - started,
+        },
+    )
+    return row
+
+
+def genes_of(prior: dict[str, Any] | None) -> Genes | None:
+    """A hint row's ``prior`` as genes for the search (None: the table size's prior)."""
+    if prior is None:
+        return None
+    try:
+        return genes_from_json(prior)
+    except ValueError:
+        return None

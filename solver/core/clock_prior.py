@@ -1,0 +1,141 @@
+"""A clock's own prior: where one long search on the clock's rules ends, for the quick
+search of each hint on that clock to start from and be held to.
+
+A hint's search (effort 0.5, a few seconds) starts from the table size's prior
+(``genes.prior_for``: where long searches on the base clock ended) and recommends that prior
+wherever it does as well on the fresh deals. On the base clock that makes the plan the same
+whatever the seed. On a clock with special rules the table size's prior is only a start:
+some seeds climb from it to a better plan and others stay, and the plans the seeds
+recommend differed by up to 0.015 of pass rate with slips. One long search per clock and
+table size (:data:`PRIOR_EFFORT`, on the colour pattern dealt most often) gives that
+clock a prior of its own: the quick searches then start from it, and a quick search
+recommends something else only where it does better on the fresh deals.
+
+The prior depends on the clock's rules (start, cap and special rules) and the number of
+players only, not on the colours of a hint: genes are played by any table of that size.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from rules.clock import Clock
+from rules.seats import Seats, parse_colours
+
+from .genes import Genes
+from .hint_result import HintResult, Progress, Stage
+from .plans import Plan
+from .search import recommend_genes
+from .search_run import SLIP_RATE, seed_for
+from .simulate import draw_slips, draw_values, pass_count
+from .symmetry import pattern_classes
+from .table_rules import compiled_engine_models
+
+# The long search is several searches from different seeds, the best of them kept: one
+# search ends in another basin at some seeds, and a prior in a worse basin leaves the quick
+# searches to spread again (on "card_count: 3 on 6", an effort-1 search passed 0.597 with
+# slips at one seed and 0.577 at another, and the five quick seeds from the second spread
+# 0.013). About 15 s on 2 cores each, once per clock and table size.
+PRIOR_EFFORT = 1.0
+PRIOR_SEARCHES = 4
+PRIOR_SEED = 0
+PRIOR_GAMES = 20_000  # deals the searches' plans are compared on, with slips
+
+
+def prior_table(players: int) -> Seats:
+    """The colours the long search is played with: the pattern a table of ``players``
+    is dealt most often (``symmetry.pattern_classes``)."""
+    return parse_colours(pattern_classes(players)[0].colours)
+
+
+def has_own_prior(clock: Clock) -> bool:
+    """Whether a clock gets a prior of its own: it has special rules (without them the
+    table size's prior is a long search's already) that the compiled engine plays (the
+    reference engine's search is a token one, no long search)."""
+    return bool(clock.transcribed and clock.rules) and compiled_engine_models(clock)
+
+
+def search_prior(
+    clock: Clock,
+    players: int,
+    *,
+    effort: float = PRIOR_EFFORT,
+    searches: int = PRIOR_SEARCHES,
+    seed: int = PRIOR_SEED,
+    progress: Progress | None = None,
+) -> Genes | None:
+    """The clock's prior at ``players``: the genes of the best plan that ``searches``
+    searches at ``effort`` recommend (face-up cards = players, the hint's slip rate), on
+    :func:`prior_table`'s colours. None where the clock gets none (:func:`has_own_prior`)
+    or every search recommends the baseline plan, which has no genes."""
+    if not has_own_prior(clock):
+        return None
+    seats = prior_table(players)
+    face_up = min(players, seats.most_face_up)
+    found: list[tuple[Plan, Genes]] = []
+    for k in range(searches):
+
+        def part(percent: int, stage: Stage, best: HintResult | None, k: int = k) -> None:
+            if progress is not None:
+                progress((100 * k + percent) // searches, stage, None)
+
+        result, genes = recommend_genes(
+            clock,
+            seats,
+            face_up,
+            seed=seed_for(seed, SEARCHES, k),
+            effort=effort,
+            progress=part,
+            compute_odds=False,
+            slip_rate=SLIP_RATE,
+        )
+        if genes is not None and all(plan != result.plan for plan, _ in found):
+            found.append((result.plan, genes))
+    if len(found) <= 1:
+        return found[0][1] if found else None
+    # The searches' plans on common deals and slips none of them saw: the best with slips,
+    # then clean, then the earliest search's.
+    values = draw_values(seats, PRIOR_GAMES, seed_for(seed, DEALS))
+    slips = draw_slips(PRIOR_GAMES, seed_for(seed, DEALS))
+
+    def score(entry: tuple[int, tuple[Plan, Genes]]) -> tuple[int, int, int]:
+        index, (plan, _) = entry
+        with_slips = pass_count(clock, seats, plan, face_up, values, "auto", SLIP_RATE, slips)
+        return with_slips, pass_count(clock, seats, plan, face_up, values), -index
+
+    return max(enumerate(found), key=score)[1][1]
+
+
+SEARCHES, DEALS = 1, 2  # streams of search_run.seed_for: the searches' seeds, the deals
+
+
+def genes_to_json(genes: Genes) -> dict[str, Any]:
+    data = dataclasses.asdict(genes)
+    data["low"], data["high"] = list(genes.low), list(genes.high)
+    return data
+
+
+def genes_from_json(data: Mapping[str, Any]) -> Genes:
+    """Genes from :func:`genes_to_json`; a ValueError for anything else (a stored prior of
+    another shape is not played)."""
+    fields = {f.name for f in dataclasses.fields(Genes)}
+    if not isinstance(data, Mapping) or set(data) != fields:
+        raise ValueError("not a stored prior")
+    try:
+        values = {name: data[name] for name in fields}
+        values["low"] = tuple(float(x) for x in data["low"])
+        values["high"] = tuple(float(x) for x in data["high"])
+        values["split"], values["opener"] = int(data["split"]), int(data["opener"])
+        values["owned"] = bool(data["owned"])
+        for name in fields - {"low", "high", "split", "opener", "owned"}:
+            values[name] = float(data[name])
+    except (TypeError, ValueError) as error:
+        raise ValueError("not a stored prior") from error
+    if len(values["low"]) != 2 or len(values["high"]) != 2:
+        raise ValueError("not a stored prior")
+    if not all(math.isfinite(x) for x in (*values["low"], *values["high"])):
+        raise ValueError("not a stored prior")
+    return Genes(**values)
