@@ -21,10 +21,11 @@ from rules.clock import Clock
 from solver import plan_book
 from solver.core.clock_prior import (
     PRIOR_SEED,
+    best_of,
     genes_from_json,
     genes_to_json,
     has_own_prior,
-    search_prior,
+    one_search,
 )
 from solver.core.genes import Genes
 from solver.core.hint_result import Progress
@@ -60,10 +61,10 @@ def prior_key(solved: Clock, players: int) -> str:
 
 def stored(solved: Clock, players: int) -> dict[str, Any] | None:
     """The stored prior's genes (as JSON) for a hint on ``solved`` at ``players``; None where
-    the clock gets none, it is not computed yet, or what is stored does not read as genes."""
+    the clock gets none, it is not complete yet, or what is stored does not read as genes."""
     if not has_own_prior(solved):
         return None
-    row = ClockPrior.objects.filter(key=prior_key(solved, players)).first()
+    row = ClockPrior.objects.filter(key=prior_key(solved, players), complete=True).first()
     if row is None or row.genes is None:
         return None
     try:
@@ -73,40 +74,48 @@ def stored(solved: Clock, players: int) -> dict[str, Any] | None:
 
 
 def needs(solved: Clock, players: int) -> bool:
-    """Whether the prefill should compute this prior first: the clock gets one and none is
-    stored (a stored "none" counts as computed)."""
+    """Whether the prefill should compute this prior first: the clock gets one and it is
+    not complete (a complete one that found no genes counts as computed)."""
     return (
         has_own_prior(solved)
-        and not ClockPrior.objects.filter(key=prior_key(solved, players)).exists()
+        and not ClockPrior.objects.filter(key=prior_key(solved, players), complete=True).exists()
     )
 
 
 def compute(solved: Clock, players: int, progress: Progress | None = None) -> ClockPrior | None:
-    """Compute and store the prior (``CLOCK_PRIOR_SEARCHES`` searches at
-    ``CLOCK_PRIOR_EFFORT``: about a minute on 2 cores); the row,
-    or None where the clock gets none. An exception from ``progress`` (the prefill yielding
-    to a hint) stops it and stores nothing."""
+    """Compute and store the prior: the searches not stored yet, one at a time, each stored
+    as it ends (``CLOCK_PRIOR_SEARCHES`` at ``CLOCK_PRIOR_EFFORT``: about a minute in all on
+    2 cores), then the best of them. The row, or None where the clock gets none. An
+    exception from ``progress`` (the prefill yielding to a hint) stops it; the searches
+    already stored are kept, and the next call goes on from there."""
     if not has_own_prior(solved):
         return None
-    started = time.monotonic()
-    genes = search_prior(
-        solved,
-        players,
-        effort=float(settings.CLOCK_PRIOR_EFFORT),
-        searches=int(settings.CLOCK_PRIOR_SEARCHES),
-        progress=progress,
-    )
+    effort, searches = float(settings.CLOCK_PRIOR_EFFORT), int(settings.CLOCK_PRIOR_SEARCHES)
     row, _ = ClockPrior.objects.get_or_create(
         key=prior_key(solved, players),
-        defaults={
-            "solver_version": SOLVER_VERSION,
-            "clock_id": solved.id,
-            "players": players,
-            "genes": None if genes is None else genes_to_json(genes),
-            "seconds": time.monotonic() - started,
-        },
+        defaults={"solver_version": SOLVER_VERSION, "clock_id": solved.id, "players": players},
     )
+    found: list[Genes | None] = [None if g is None else _read(g) for g in row.searches]
+    while len(found) < searches and not row.complete:
+        started = time.monotonic()
+        genes = one_search(solved, players, len(found), effort=effort, progress=progress)
+        found.append(genes)
+        row.searches = [None if g is None else genes_to_json(g) for g in found]
+        row.seconds += time.monotonic() - started
+        row.save(update_fields=["searches", "seconds"])
+    if not row.complete:
+        best = best_of(solved, players, found)
+        row.genes = None if best is None else genes_to_json(best)
+        row.complete = True
+        row.save(update_fields=["genes", "complete"])
     return row
+
+
+def _read(data: Any) -> Genes | None:
+    try:
+        return genes_from_json(data)
+    except ValueError:
+        return None
 
 
 def genes_of(prior: dict[str, Any] | None) -> Genes | None:

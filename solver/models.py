@@ -412,17 +412,22 @@ class PlanBookEntry(models.Model):
 class ClockPrior(models.Model):
     """A clock's own prior at one table size (``solver.clock_priors``): where a few long
     searches on the clock's rules ended. Computed once per clock definition, table size and
-    solver version, by the prefill (before that clock's patterns); every later hint on the
-    clock starts from it. ``key`` holds what it depends on (``clock_priors.prior_key``)."""
+    solver version, by the prefill (before that clock's patterns, a search at a time); every
+    hint on the clock asked once it is complete starts from it. ``key`` holds what it
+    depends on (``clock_priors.prior_key``)."""
 
     key = models.CharField(max_length=64, unique=True)
     solver_version = models.PositiveIntegerField()
     clock_id = models.CharField(max_length=16)
     players = models.PositiveSmallIntegerField()
-    # As ``solver.core.clock_prior.genes_to_json`` writes them; None: the searches found no
-    # plan of their own (the clock's hints start from the table size's prior).
+    # Each long search's genes as it ends (None where it recommended the baseline plan):
+    # a prefill slice stopped for a hint loses only the search it was in.
+    searches = models.JSONField(default=list)
+    complete = models.BooleanField(default=False)  # every search done, ``genes`` chosen
+    # As ``solver.core.clock_prior.genes_to_json`` writes them; None: not complete, or the
+    # searches found no plan of their own (the clock's hints start from the table size's).
     genes = models.JSONField(null=True, blank=True)
-    seconds = models.FloatField(default=0.0)  # how long computing it took
+    seconds = models.FloatField(default=0.0)  # how long computing it took, all searches
     created_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:

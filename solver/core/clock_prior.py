@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.clock import Clock
@@ -67,37 +67,65 @@ def search_prior(
     seed: int = PRIOR_SEED,
     progress: Progress | None = None,
 ) -> Genes | None:
-    """The clock's prior at ``players``: the genes of the best plan that ``searches``
-    searches at ``effort`` recommend (face-up cards = players, the hint's slip rate), on
-    :func:`prior_table`'s colours. None where the clock gets none (:func:`has_own_prior`)
-    or every search recommends the baseline plan, which has no genes."""
+    """The clock's prior at ``players``: the best (:func:`best_of`) of the genes that
+    ``searches`` searches at ``effort`` recommend (:func:`one_search`). None where the clock
+    gets none (:func:`has_own_prior`) or every search recommends the baseline plan, which
+    has no genes."""
     if not has_own_prior(clock):
         return None
-    seats = prior_table(players)
-    face_up = min(players, seats.most_face_up)
-    found: list[tuple[Plan, Genes]] = []
+    found = []
     for k in range(searches):
 
         def part(percent: int, stage: Stage, best: HintResult | None, k: int = k) -> None:
             if progress is not None:
                 progress((100 * k + percent) // searches, stage, None)
 
-        result, genes = recommend_genes(
-            clock,
-            seats,
-            face_up,
-            seed=seed_for(seed, SEARCHES, k),
-            effort=effort,
-            progress=part,
-            compute_odds=False,
-            slip_rate=SLIP_RATE,
-        )
-        if genes is not None and all(plan != result.plan for plan, _ in found):
-            found.append((result.plan, genes))
-    if len(found) <= 1:
-        return found[0][1] if found else None
-    # The searches' plans on common deals and slips none of them saw: the best with slips,
-    # then clean, then the earliest search's.
+        found.append(one_search(clock, players, k, effort=effort, seed=seed, progress=part))
+    return best_of(clock, players, found, seed=seed)
+
+
+def one_search(
+    clock: Clock,
+    players: int,
+    k: int,
+    *,
+    effort: float = PRIOR_EFFORT,
+    seed: int = PRIOR_SEED,
+    progress: Progress | None = None,
+) -> Genes | None:
+    """The ``k``-th long search (from 0): the genes of the plan it recommends on
+    :func:`prior_table`'s colours (face-up cards = players, the hint's slip rate); None
+    where that is the baseline plan. One at a time, so that a caller may store each (the
+    prefill, whose slices are short)."""
+    seats = prior_table(players)
+    _, genes = recommend_genes(
+        clock,
+        seats,
+        min(players, seats.most_face_up),
+        seed=seed_for(seed, SEARCHES, k),
+        effort=effort,
+        progress=progress,
+        compute_odds=False,
+        slip_rate=SLIP_RATE,
+    )
+    return genes
+
+
+def best_of(
+    clock: Clock, players: int, found: Sequence[Genes | None], *, seed: int = PRIOR_SEED
+) -> Genes | None:
+    """The searches' genes whose plan passes most of PRIOR_GAMES deals and slips none of
+    them saw, with slips (then clean, then the earliest search's); None if none has genes."""
+    seats = prior_table(players)
+    face_up = min(players, seats.most_face_up)
+    plans: list[tuple[Plan, Genes]] = []
+    for genes in found:
+        if genes is not None:
+            plan = genes.plan(clock, seats)
+            if all(plan != other for other, _ in plans):
+                plans.append((plan, genes))
+    if len(plans) <= 1:
+        return plans[0][1] if plans else None
     values = draw_values(seats, PRIOR_GAMES, seed_for(seed, DEALS))
     slips = draw_slips(PRIOR_GAMES, seed_for(seed, DEALS))
 
@@ -106,7 +134,7 @@ def search_prior(
         with_slips = pass_count(clock, seats, plan, face_up, values, "auto", SLIP_RATE, slips)
         return with_slips, pass_count(clock, seats, plan, face_up, values), -index
 
-    return max(enumerate(found), key=score)[1][1]
+    return max(enumerate(plans), key=score)[1][1]
 
 
 SEARCHES, DEALS = 1, 2  # streams of search_run.seed_for: the searches' seeds, the deals

@@ -43,9 +43,44 @@ def test_a_stored_prior_that_does_not_read_as_genes_is_not_played() -> None:
         clock_id="1-1",
         players=3,
         genes={"low": "nothing"},
+        complete=True,
     )
     assert clock_priors.for_hint(ONE_ONE.clock, False, 3) is None
     assert not prefill.priors_missing(ONE_ONE, [3])  # computed, if badly: not again
+
+
+def test_a_stopped_prior_goes_on_from_the_searches_it_stored(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.CLOCK_PRIOR_SEARCHES = 3
+    real = clock_priors.one_search
+    searched: list[int] = []
+
+    def stops_at_the_second(*args: Any, **kwargs: Any) -> Any:
+        if len(searched) == 1:
+            raise KeyboardInterrupt  # a hint arrived, the slice ended, the worker stopped…
+        searched.append(args[2])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(clock_priors, "one_search", stops_at_the_second)
+    with pytest.raises(KeyboardInterrupt):
+        prefill.compute_prior(ONE_ONE, 2)
+    row = ClockPrior.objects.get()
+    assert (len(row.searches), row.complete, row.genes) == (1, False, None)
+    assert prefill.priors_missing(ONE_ONE, [2]) == [2]  # not complete: hints do not use it
+    assert clock_priors.for_hint(ONE_ONE.clock, False, 2) is None
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        searched.append(args[2])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(clock_priors, "one_search", counted)
+    prefill.compute_prior(ONE_ONE, 2)
+    assert searched == [0, 1, 2]  # the first search was not done again
+    row.refresh_from_db()
+    assert row.complete and len(row.searches) == 3 and row.genes is not None
+    assert row.genes in row.searches  # the best of them
+    assert clock_priors.for_hint(ONE_ONE.clock, False, 2) == row.genes
 
 
 def test_a_hint_asked_after_the_prior_starts_from_it_and_is_another_input(
