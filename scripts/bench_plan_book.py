@@ -6,9 +6,10 @@ Prints, without asserting anything:
 1. patterns: the classes of colour patterns (``solver.core.symmetry``) for 2, 3 and 4
    players and each face-up budget, with and without the Sun/Moon swap, against the 4,096
    colour strings a deal can show; and the entries one clock needs.
-2. prefill: seconds to solve a sample of patterns per table size (spread over how often they
-   are dealt) with the hint settings on every core, and the time for a whole clock
-   extrapolated from them (classes × budgets × mean seconds).
+2. prefill: seconds to compute the clock's own prior and to solve a sample of patterns per
+   table size (spread over how often they are dealt) from it, with the hint settings on
+   every core, and the time for a whole clock extrapolated from them (priors + classes ×
+   budgets × mean seconds).
 3. POST → done: starts scripts/run.py as `make run` does (fresh var dir, SQLite, filesystem
    broker, PLAN_BOOK_PREFILL off so beat stays out of the figures), waits until it is ready
    and warm (one hint asked and finished first), then prefills a few patterns with
@@ -65,6 +66,7 @@ def prefill_time(quick: bool) -> None:
 
     from rules.catalogue import get_clock
     from rules.seats import parse_colours
+    from solver.core.clock_prior import search_prior
     from solver.core.search import SLIP_RATE, recommend
     from solver.core.symmetry import class_count, colour_symmetric, pattern_classes
 
@@ -83,6 +85,10 @@ def prefill_time(quick: bool) -> None:
             picks = [
                 classes[(len(classes) - 1) * k // max(per_size - 1, 1)] for k in range(per_size)
             ]
+            # The clock's own prior first, as the prefill computes it (solver.clock_priors).
+            started = time.perf_counter()
+            prior = search_prior(clock, players)
+            prior_seconds = time.perf_counter() - started
             times = []
             for pattern in picks:
                 started = time.perf_counter()
@@ -93,13 +99,15 @@ def prefill_time(quick: bool) -> None:
                     seed=0,
                     effort=effort,
                     slip_rate=SLIP_RATE,
+                    prior=prior,
                 )
                 times.append(time.perf_counter() - started)
             mean = statistics.mean(times)
             entries = class_count(players, symmetric) * 4
-            total += entries * mean
+            total += entries * mean + prior_seconds
             print(
-                f"  {players} players: {', '.join(f'{t:.1f}' for t in times)} s for "
+                f"  {players} players: the clock's own prior {prior_seconds:.0f} s, then "
+                f"{', '.join(f'{t:.1f}' for t in times)} s for "
                 f"{', '.join(p.colours for p in picks)}; mean {mean:.1f} s x {entries} entries "
                 f"= {entries * mean / 60:.0f} min; {_load()}"
             )

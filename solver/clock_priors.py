@@ -20,6 +20,7 @@ from django.conf import settings
 from rules.clock import Clock
 from solver import plan_book
 from solver.core.clock_prior import (
+    PRIOR_PATTERNS,
     PRIOR_SEED,
     best_of,
     genes_from_json,
@@ -54,6 +55,7 @@ def prior_key(solved: Clock, players: int) -> str:
         "effort": float(settings.CLOCK_PRIOR_EFFORT),
         "searches": int(settings.CLOCK_PRIOR_SEARCHES),
         "seed": PRIOR_SEED,
+        "patterns": PRIOR_PATTERNS,
     }
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()

@@ -20,9 +20,10 @@ SIMPLER_WORDS = 0.8  # "simplest" says fewer sentences, or at most this share of
 
 def distinct(run: Run, alternatives: list[Alternative]) -> list[Alternative]:
     """The plans to offer, recommended first: plans that say the same lines aloud are
-    offered once (the first, with the kinds of all), and "simplest" only where it is simpler
+    offered once (the first, with the kinds of all), "simplest" only where it is simpler
     aloud than the recommended plan (fewer sentences, or at most SIMPLER_WORDS of the
-    words) and within SIMPLEST_WITHIN of its rate with slips."""
+    words) and within SIMPLEST_WITHIN of its rate with slips, and "bold" only where its
+    clean rate is higher than the recommended plan's."""
     merged: list[tuple[tuple[str, ...], Alternative]] = []
     for other in alternatives:
         lines = plan_speech(other.plan, run.clock, run.seats, run.face_up, "en").lines
@@ -46,6 +47,10 @@ def distinct(run: Run, alternatives: list[Alternative]) -> list[Alternative]:
             and other.pass_rate_with_slips >= first.pass_rate_with_slips - SIMPLEST_WITHIN
         ):
             other = replace(other, kinds=tuple(k for k in other.kinds if k != "simplest"))
+        if "bold" in other.kinds and other is not first and other.pass_rate <= first.pass_rate:
+            # Chosen on the choice's deals; the final checks may recommend another plan that
+            # passes as many fresh deals clean: then it is not "best if nobody slips".
+            other = replace(other, kinds=tuple(k for k in other.kinds if k != "bold"))
         if other.kinds:
             out.append(other)
     return out

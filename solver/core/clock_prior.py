@@ -1,4 +1,4 @@
-"""A clock's own prior: where one long search on the clock's rules ends, for the quick
+"""A clock's own prior: where a few long searches on the clock's rules end, for the quick
 search of each hint on that clock to start from and be held to.
 
 A hint's search (effort 0.5, a few seconds) starts from the table size's prior
@@ -6,10 +6,11 @@ A hint's search (effort 0.5, a few seconds) starts from the table size's prior
 wherever it does as well on the fresh deals. On the base clock that makes the plan the same
 whatever the seed. On a clock with special rules the table size's prior is only a start:
 some seeds climb from it to a better plan and others stay, and the plans the seeds
-recommend differed by up to 0.015 of pass rate with slips. One long search per clock and
-table size (:data:`PRIOR_EFFORT`, on the colour pattern dealt most often) gives that
-clock a prior of its own: the quick searches then start from it, and a quick search
-recommends something else only where it does better on the fresh deals.
+recommend differed by up to 0.015 of pass rate with slips. PRIOR_SEARCHES searches at
+PRIOR_EFFORT per clock and table size, each on one of the colour patterns dealt most often,
+give that clock a prior of its own (the best of them on all those patterns): the quick
+searches then start from it, and a quick search recommends something else only where it
+does better on the fresh deals.
 
 The prior depends on the clock's rules (start, cap and special rules) and the number of
 players only, not on the colours of a hint: genes are played by any table of that size.
@@ -27,28 +28,31 @@ from rules.seats import Seats, parse_colours
 
 from .genes import Genes
 from .hint_result import HintResult, Progress, Stage
-from .plans import Plan
 from .search import recommend_genes
 from .search_run import SLIP_RATE, seed_for
 from .simulate import draw_slips, draw_values, pass_count
 from .symmetry import pattern_classes
 from .table_rules import compiled_engine_models
 
-# The long search is several searches from different seeds, the best of them kept: one
-# search ends in another basin at some seeds, and a prior in a worse basin leaves the quick
-# searches to spread again (on "card_count: 3 on 6", an effort-1 search passed 0.597 with
-# slips at one seed and 0.577 at another, and the five quick seeds from the second spread
-# 0.013). About 15 s on 2 cores each, once per clock and table size.
+# Several searches, the best of them kept: one search ends in another basin at some seeds,
+# and a prior in a worse basin leaves the quick searches to spread again (on "card_count: 3
+# on 6", an effort-1 search passed 0.597 with slips at one seed and 0.577 at another, and
+# the five quick seeds from the second spread 0.013). Each on another of the patterns dealt
+# most often, compared on all of them: a prior found on one pattern alone was weaker on the
+# panel's colours ("equal_neighbours 2 = 3": the quick seeds spread 0.014 from it, 0.003
+# from this one). About 15 s on 2 cores each, once per clock and table size.
 PRIOR_EFFORT = 1.0
 PRIOR_SEARCHES = 4
 PRIOR_SEED = 0
 PRIOR_GAMES = 20_000  # deals the searches' plans are compared on, with slips
+PRIOR_PATTERNS = 4
 
 
-def prior_table(players: int) -> Seats:
-    """The colours the long search is played with: the pattern a table of ``players``
-    is dealt most often (``symmetry.pattern_classes``)."""
-    return parse_colours(pattern_classes(players)[0].colours)
+def prior_tables(players: int) -> list[Seats]:
+    """The colours the long searches are played with: the PRIOR_PATTERNS patterns a table of
+    ``players`` is dealt most often (``symmetry.pattern_classes``); search k plays the k-th
+    (round the list), and :func:`best_of` compares their plans on all of them."""
+    return [parse_colours(c.colours) for c in pattern_classes(players)[:PRIOR_PATTERNS]]
 
 
 def has_own_prior(clock: Clock) -> bool:
@@ -93,11 +97,12 @@ def one_search(
     seed: int = PRIOR_SEED,
     progress: Progress | None = None,
 ) -> Genes | None:
-    """The ``k``-th long search (from 0): the genes of the plan it recommends on
-    :func:`prior_table`'s colours (face-up cards = players, the hint's slip rate); None
+    """The ``k``-th long search (from 0): the genes of the plan it recommends on the k-th of
+    :func:`prior_tables` (face-up cards = players, the hint's slip rate); None
     where that is the baseline plan. One at a time, so that a caller may store each (the
     prefill, whose slices are short)."""
-    seats = prior_table(players)
+    tables = prior_tables(players)
+    seats = tables[k % len(tables)]
     _, genes = recommend_genes(
         clock,
         seats,
@@ -114,27 +119,37 @@ def one_search(
 def best_of(
     clock: Clock, players: int, found: Sequence[Genes | None], *, seed: int = PRIOR_SEED
 ) -> Genes | None:
-    """The searches' genes whose plan passes most of PRIOR_GAMES deals and slips none of
-    them saw, with slips (then clean, then the earliest search's); None if none has genes."""
-    seats = prior_table(players)
-    face_up = min(players, seats.most_face_up)
-    plans: list[tuple[Plan, Genes]] = []
+    """The searches' genes whose plans pass most of PRIOR_GAMES deals and slips none of
+    them saw, shared among :func:`prior_tables`, with slips (then clean, then the earliest
+    search's); None if none has genes."""
+    tables = prior_tables(players)
+    face_up = min(players, tables[0].most_face_up)
+    unique: list[Genes] = []
     for genes in found:
-        if genes is not None:
+        if genes is not None and genes not in unique:
+            unique.append(genes)
+    if len(unique) <= 1:
+        return unique[0] if unique else None
+    games = PRIOR_GAMES // len(tables)
+    deals = [
+        (
+            seats,
+            draw_values(seats, games, seed_for(seed, DEALS, t)),
+            draw_slips(games, seed_for(seed, DEALS, t)),
+        )
+        for t, seats in enumerate(tables)
+    ]
+
+    def score(entry: tuple[int, Genes]) -> tuple[int, int, int]:
+        index, genes = entry
+        with_slips = clean = 0
+        for seats, values, slips in deals:
             plan = genes.plan(clock, seats)
-            if all(plan != other for other, _ in plans):
-                plans.append((plan, genes))
-    if len(plans) <= 1:
-        return plans[0][1] if plans else None
-    values = draw_values(seats, PRIOR_GAMES, seed_for(seed, DEALS))
-    slips = draw_slips(PRIOR_GAMES, seed_for(seed, DEALS))
+            with_slips += pass_count(clock, seats, plan, face_up, values, "auto", SLIP_RATE, slips)
+            clean += pass_count(clock, seats, plan, face_up, values)
+        return with_slips, clean, -index
 
-    def score(entry: tuple[int, tuple[Plan, Genes]]) -> tuple[int, int, int]:
-        index, (plan, _) = entry
-        with_slips = pass_count(clock, seats, plan, face_up, values, "auto", SLIP_RATE, slips)
-        return with_slips, pass_count(clock, seats, plan, face_up, values), -index
-
-    return max(enumerate(plans), key=score)[1][1]
+    return max(enumerate(unique), key=score)[1]
 
 
 SEARCHES, DEALS = 1, 2  # streams of search_run.seed_for: the searches' seeds, the deals

@@ -13,6 +13,7 @@ from solver.core import choice, clock_prior, genes
 from solver.core.search import recommend, recommend_genes
 from solver.core.search_run import FRESH, Run, seed_for
 from solver.core.simulate import draw_slips, draw_values, pass_count
+from solver.core.symmetry import pattern_classes
 
 CARD_COUNT = Clock.from_json(
     {"id": "5-1", "rules": [{"kind": "card_count", "segment": 6, "count": 3}]}
@@ -31,11 +32,13 @@ def test_clocks_with_special_rules_the_compiled_engine_plays_get_a_prior_of_thei
     assert clock_prior.search_prior(Clock("2-1", 2, 1), 3) is None
 
 
-def test_the_long_search_plays_the_colours_dealt_most_often() -> None:
+def test_the_long_searches_play_the_colours_dealt_most_often() -> None:
     for players in (2, 3, 4):
-        seats = clock_prior.prior_table(players)
-        assert seats.players == players
-    assert str(clock_prior.prior_table(3)) in ("MMMS/MMSS/MMSS", "MMSS/MMSS/MMMS")
+        tables = clock_prior.prior_tables(players)
+        assert len(tables) == clock_prior.PRIOR_PATTERNS
+        assert all(seats.players == players for seats in tables)
+        names = [c.colours for c in pattern_classes(players)]
+        assert [seats.format() for seats in tables] == names[: len(tables)]
 
 
 def test_a_stored_prior_reads_back_as_the_same_genes_and_nothing_else_reads() -> None:

@@ -354,6 +354,13 @@ def test_plans_that_say_the_same_lines_are_offered_once_with_all_their_kinds() -
         )
         == 1
     )
+    # "Bold" only where it passes more deals clean than the plan recommended after the
+    # final checks (it was chosen before them, on the choice's deals).
+    bold = replace(offer(("bold",), other, 0.5), pass_rate=0.6)
+    assert len(choice.distinct(run, [offer(("recommended",), plan, 0.55), bold])) == 1
+    bolder = replace(bold, pass_rate=0.61)
+    offered = choice.distinct(run, [offer(("recommended",), plan, 0.55), bolder])
+    assert [a.kinds for a in offered] == [("recommended",), ("bold",)]
     # The recommended plan is never called the simplest.
     assert choice.distinct(run, [offer(("recommended", "simplest"), plan, 0.55)])[0].kinds == (
         "recommended",
