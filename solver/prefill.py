@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.db.models import Count
@@ -255,26 +256,29 @@ def prefill_slice(
     settings = settings_now()
     deadline = time.monotonic() + seconds
     done = 0
+
+    def run(step: Callable[[], object]) -> str | None:
+        """One prior or pattern, unless a hint waits or the slice is over: why it stopped."""
+        if busy():
+            return "a hint is waiting"
+        if time.monotonic() >= deadline:
+            return "slice over"
+        try:
+            step()
+        except Yielded:
+            return "a hint is waiting"
+        return None
+
     for game in (*shipped_games(), *community_games()):
         for n in priors_missing(game, list(PLAYER_COUNTS)):
-            if busy():
-                return {"computed": done, "stopped": "a hint is waiting"}
-            if time.monotonic() >= deadline:
-                return {"computed": done, "stopped": "slice over"}
-            try:
-                compute_prior(game, n, busy)
-            except Yielded:
-                return {"computed": done, "stopped": "a hint is waiting"}
+            stopped = run(partial(compute_prior, game, n, busy))
+            if stopped:
+                return {"computed": done, "stopped": stopped}
         for batch in _batches(items(game, list(PLAYER_COUNTS), None, settings)):
             for item in missing(batch):
-                if busy():
-                    return {"computed": done, "stopped": "a hint is waiting"}
-                if time.monotonic() >= deadline:
-                    return {"computed": done, "stopped": "slice over"}
-                try:
-                    compute(item, settings, busy)
-                except Yielded:
-                    return {"computed": done, "stopped": "a hint is waiting"}
+                stopped = run(partial(compute, item, settings, busy))
+                if stopped:
+                    return {"computed": done, "stopped": stopped}
                 done += 1
     return {"computed": done, "stopped": "the book is full"}
 
