@@ -23,7 +23,8 @@ def distinct(run: Run, alternatives: list[Alternative]) -> list[Alternative]:
     offered once (the first, with the kinds of all), "simplest" only where it is simpler
     aloud than the recommended plan (fewer sentences, or at most SIMPLER_WORDS of the
     words) and within SIMPLEST_WITHIN of its rate with slips, and "bold" only where its
-    clean rate is higher than the recommended plan's."""
+    clean rate is higher than the recommended plan's (else the recommended plan is the bold
+    one too)."""
     merged: list[tuple[tuple[str, ...], Alternative]] = []
     for other in alternatives:
         lines = plan_speech(other.plan, run.clock, run.seats, run.face_up, "en").lines
@@ -37,6 +38,7 @@ def distinct(run: Run, alternatives: list[Alternative]) -> list[Alternative]:
     offered = [other for _, other in merged]
     first = offered[0]
     out = []
+    first_is_bold = False
     for other in offered:
         if "simplest" in other.kinds and not (
             other is not first
@@ -49,10 +51,13 @@ def distinct(run: Run, alternatives: list[Alternative]) -> list[Alternative]:
             other = replace(other, kinds=tuple(k for k in other.kinds if k != "simplest"))
         if "bold" in other.kinds and other is not first and other.pass_rate <= first.pass_rate:
             # Chosen on the choice's deals; the final checks may recommend another plan that
-            # passes as many fresh deals clean: then it is not "best if nobody slips".
+            # passes as many fresh deals clean: that one is then the bold one too.
             other = replace(other, kinds=tuple(k for k in other.kinds if k != "bold"))
+            first_is_bold = True
         if other.kinds:
             out.append(other)
+    if first_is_bold and out and out[0].plan == first.plan:
+        out[0] = replace(out[0], kinds=tuple(k for k in KINDS if k in {*out[0].kinds, "bold"}))
     return out
 
 
