@@ -11,10 +11,10 @@ of them is marked "left behind", and its rate with slips below a quarter "behind
 A closing line names the clocks that miss each of the three marks (spread over SPREAD,
 a seed worse than the clean search, under a quarter of the odds).
 
-Each clock's own prior (``clock_prior.search_prior``, a few long searches on other colours
-than the panel's) is computed first and both searches start from it, as a hint does once
-the plan book holds that prior; ``--without-clock-prior`` starts them from the table size's
-prior instead.
+Each clock's own prior (``clock_prior.search_prior``: a few long searches on the four
+colour patterns dealt most often, among which the 3- and 4-player tables below are) is
+computed first and both searches start from it, as a hint does once the prefill has stored
+that prior; ``--without-clock-prior`` starts them from the table size's prior instead.
 
 Prints numbers and asserts nothing about time; the load average is printed with each clock.
 """
