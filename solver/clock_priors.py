@@ -97,7 +97,7 @@ def compute(solved: Clock, players: int, progress: Progress | None = None) -> Cl
         key=prior_key(solved, players),
         defaults={"solver_version": SOLVER_VERSION, "clock_id": solved.id, "players": players},
     )
-    found: list[Genes | None] = [None if g is None else _read(g) for g in row.searches]
+    found: list[Genes | None] = [genes_of(g) for g in row.searches]
     while len(found) < searches and not row.complete:
         started = time.monotonic()
         genes = one_search(solved, players, len(found), effort=effort, progress=progress)
@@ -113,15 +113,9 @@ def compute(solved: Clock, players: int, progress: Progress | None = None) -> Cl
     return row
 
 
-def _read(data: Any) -> Genes | None:
-    try:
-        return genes_from_json(data)
-    except ValueError:
-        return None
-
-
 def genes_of(prior: dict[str, Any] | None) -> Genes | None:
-    """A hint row's ``prior`` as genes for the search (None: the table size's prior)."""
+    """A hint row's ``prior`` (or a stored search's genes) as genes for the search; None for
+    None, or for what does not read as genes (the table size's prior is played instead)."""
     if prior is None:
         return None
     try:

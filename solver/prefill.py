@@ -92,8 +92,8 @@ def items(
     budget by budget (the usual one first), the most often dealt patterns first."""
     symmetric = colour_symmetric(plan_book.solved_clock(game.clock, game.base_rules))
     rounds = max(len(face_ups_for(n)) for n in players) if face_ups is None else len(face_ups)
-    # The clock's prior at each size, as a hint asked now starts from (compute it first:
-    # :func:`priors`).
+    # The clock's prior at each size, as a hint asked now starts from (the prefill computes
+    # it first: :func:`priors_missing`, :func:`compute_prior`).
     prior = {n: clock_priors.for_hint(game.clock, game.base_rules, n) for n in players}
     for index in range(rounds):
         for n in players:
