@@ -217,8 +217,9 @@ def main(argv: list[str] | None = None) -> None:
         measured += 1
         started = time.perf_counter()
         odds = _odds(case, 2_000)
+        prior_started = time.perf_counter()
         prior = None if args.without_clock_prior else search_prior(case.clock(), case.players)
-        prior_seconds = time.perf_counter() - started
+        prior_seconds = time.perf_counter() - prior_started
         rates = run_case(case, args.seeds, args.effort, args.games, prior)
         columns = []
         for label in ("clean search", "search on slips"):
