@@ -22,11 +22,11 @@ from solver import plan_book
 from solver.core.clock_prior import (
     PRIOR_PATTERNS,
     PRIOR_SEED,
-    best_of,
     genes_from_json,
     genes_to_json,
     has_own_prior,
     one_search,
+    settle,
 )
 from solver.core.genes import Genes
 from solver.core.hint_result import Progress
@@ -87,9 +87,10 @@ def needs(solved: Clock, players: int) -> bool:
 def compute(solved: Clock, players: int, progress: Progress | None = None) -> ClockPrior | None:
     """Compute and store the prior: the searches not stored yet, one at a time, each stored
     as it ends (``CLOCK_PRIOR_SEARCHES`` at ``CLOCK_PRIOR_EFFORT``: about a minute in all on
-    2 cores), then the best of them. The row, or None where the clock gets none. An
-    exception from ``progress`` (the prefill yielding to a hint) stops it; the searches
-    already stored are kept, and the next call goes on from there."""
+    2 cores), then the best of them, polished (``clock_prior.settle``). The row, or None
+    where the clock gets none. An exception from ``progress`` (the prefill yielding to a
+    hint) stops it; the searches already stored are kept, and the next call goes on from
+    there."""
     if not has_own_prior(solved):
         return None
     effort, searches = float(settings.CLOCK_PRIOR_EFFORT), int(settings.CLOCK_PRIOR_SEARCHES)
@@ -106,7 +107,7 @@ def compute(solved: Clock, players: int, progress: Progress | None = None) -> Cl
         row.seconds += time.monotonic() - started
         row.save(update_fields=["searches", "seconds"])
     if not row.complete:
-        best = best_of(solved, players, found)
+        best = settle(solved, players, found, effort=effort)
         row.genes = None if best is None else genes_to_json(best)
         row.complete = True
         row.save(update_fields=["genes", "complete"])

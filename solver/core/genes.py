@@ -4,6 +4,7 @@ random and mutated points of it, and the priors where long searches ended."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -310,6 +311,44 @@ OTHER_STARTS: tuple[Genes, ...] = (
 def prior_for(players: int) -> Genes:
     """Where a search at this table size starts: its prior, else the "H" plan."""
     return PRIORS.get(players, h_genes())
+
+
+def descend[P](
+    leader: Genes,
+    clock: Clock,
+    steps: int,
+    plan: Callable[[Genes], P],
+    passes: Callable[[P, int], int],
+) -> Genes:
+    """Coordinate descent from ``leader``, at most ``steps`` plays: each step moves one
+    coordinate (:func:`coordinates`, :func:`moved`) up by its step, then down if
+    up was not kept, and keeps it only if its plan passes more deals
+    (``passes(plan, steps tried so far)``, always on the same deals); a sweep over every
+    coordinate that keeps nothing halves the steps, and a sweep whose steps all say the
+    leader's plan again (``plan`` compares equal) ends it. Returns the new leader."""
+    current = plan(leader)
+    best = passes(current, 0)
+    sizes = dict(COORDINATES)
+    tried = 0
+    while tried < steps:
+        played = kept = False
+        for name, _ in coordinates(leader):
+            for sign in (1.0, -1.0):
+                candidate = moved(leader, name, sign * sizes[name], clock)
+                candidate_plan = plan(candidate)
+                if candidate_plan == current or tried >= steps:
+                    continue  # the same words and weights: nothing to play
+                tried += 1
+                played = True
+                won = passes(candidate_plan, tried)
+                if won > best:
+                    leader, current, best, kept = candidate, candidate_plan, won, True
+                    break  # kept going up: no need to try down
+        if not played:
+            break
+        if not kept:
+            sizes = {name: size / 2 for name, size in sizes.items()}
+    return leader
 
 
 def screen_starts(clock: Clock, prior: Genes) -> list[Genes]:

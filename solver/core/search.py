@@ -37,10 +37,8 @@ from rules.seats import Seats
 
 from . import choice
 from .genes import (
-    COORDINATES,
     Genes,
-    coordinates,
-    moved,
+    descend,
     mutate,
     random_genes,
     screen_field,
@@ -265,44 +263,22 @@ SCREEN_KEEP = 6
 
 
 def _climb(run: Run, seed: int, leader: Genes) -> Genes:
-    """Fine-tuning: coordinate descent from the race's winner on one common sample. Each
-    step moves one coordinate of the leader (:func:`genes.coordinates`, :func:`genes.moved`)
-    up, then down if up was not kept, and keeps it only if it passes more deals; a sweep
-    over every coordinate that keeps nothing halves the steps, and a sweep whose steps all
-    say the leader's plan again ends the climb. Racing finds the region; this settles the
-    fine print (a few tenths on a target or a weight are worth a point or two of pass rate).
-    No chance in it: from one leader on one sample, every seed climbs the same way, where
-    random steps (one to three genes) took each seed somewhere else. Returns the new
-    leader."""
+    """Fine-tuning: coordinate descent (:func:`descend`) from the race's winner on one
+    common sample. Racing finds the region; this settles the fine print (a few tenths on a
+    target or a weight are worth a point or two of pass rate). No chance in it: from one
+    leader on one sample, every seed climbs the same way, where random steps (one to three
+    genes) took each seed somewhere else. Returns the new leader."""
     steps, games = run.schedule.climb
     if not steps:
         return leader
     values, slips = run.common(games, seed_for(seed, SEARCH, 99))
-    plan = run.plan(leader)
-    best = run.passes(plan, values, slips, Stage("fine-tuning", 0, steps))
-    sizes = dict(COORDINATES)
-    tried = 0
-    while tried < steps:
-        played = kept = False
-        for name, _ in coordinates(leader):
-            for sign in (1.0, -1.0):
-                candidate = moved(leader, name, sign * sizes[name], run.clock)
-                candidate_plan = run.plan(candidate)
-                if candidate_plan == plan or tried >= steps:
-                    continue  # the same words and weights: nothing to play
-                tried += 1
-                played = True
-                stage = Stage("fine-tuning", tried, steps)
-                run.tell(stage)
-                passes = run.passes(candidate_plan, values, slips, stage)
-                if passes > best:
-                    leader, plan, best, kept = candidate, candidate_plan, passes, True
-                    break  # kept going up: no need to try down
-        if not played:
-            break
-        if not kept:
-            sizes = {name: size / 2 for name, size in sizes.items()}
-    return leader
+
+    def passes(plan: Plan, tried: int) -> int:
+        stage = Stage("fine-tuning", tried, steps)
+        run.tell(stage)
+        return run.passes(plan, values, slips, stage)
+
+    return descend(leader, run.clock, steps, run.plan, passes)
 
 
 def _choose(
@@ -313,11 +289,11 @@ def _choose(
     prior: Genes,
     pooled: Sequence[Plan] = (),
 ) -> tuple[list[Measured], dict[str, int]]:
-    """The choice: the leader, the best clean plan of the last round, today's prior and
-    simpler versions of the leader, each measured clean and with slips on deals of the
-    choice's own (``Run.schedule.choice``). The recommended plan is the best with slips,
-    the bold one the best clean one, the simplest the one with fewest sentences within
-    SIMPLEST_WITHIN of the recommended.
+    """The choice: the leader, the best clean plan of the last round, today's prior,
+    simpler versions of the leader and the leader with each seat opening, each measured
+    clean and with slips on deals of the choice's own (``Run.schedule.choice``). The
+    recommended plan is the best with slips, the bold one the best clean one, the simplest
+    the one with fewest sentences within SIMPLEST_WITHIN of the recommended.
     ``pooled`` plans (the clean search's candidates) join the choice."""
     stage = Stage("choosing")
     run.tell(stage)
@@ -325,6 +301,14 @@ def _choose(
     # deals its steps were kept for, and win the choice by their luck.
     values, slips = run.common(run.schedule.choice, seed_for(seed, SEARCH, 98))
     choices: list[Plan] = []
+
+    def add(genes: Genes) -> None:
+        plan = run.plan(genes)
+        if plan not in choices:  # plans hold dicts: compared, not hashed
+            choices.append(plan)
+            if run.genes(plan) is None:
+                run.genes_of.append((plan, genes))
+
     for genes in (
         leader,
         *choice.simpler(leader),
@@ -334,12 +318,12 @@ def _choose(
         # segment" — a candidate for the simplest plan a table can tell apart.
         choice.simpler(prior)[-1],
     ):
-        plan = run.plan(genes)
-        if plan not in choices:  # plans hold dicts: compared, not hashed
-            choices.append(plan)
-            if run.genes(plan) is None:
-                run.genes_of.append((plan, genes))
+        add(genes)
     choices = choices[:CHOICES]
+    # Who opens suits one table's colours more than another's, and the race's last round
+    # chose it on one sample: the leader with each seat opening is measured again here.
+    for opener in range(1, run.seats.players + 1):
+        add(replace(leader, opener=opener))
     choices += [plan for plan in pooled if plan not in choices]
     measured: list[Measured] = []
     n = len(values)

@@ -67,7 +67,7 @@ SIMPLEST_WITHIN = 0.05  # the simplest plan may lose this much of the rate with 
 # rest, in proportion to the games it plays, so the bar moves at an even pace to 100.
 ODDS_SHARE = 12
 SLICE = 5000  # games per pass_count call: progress is reported after each slice
-CHOICES = 7  # plans compared in the choice, at most (and the clean search's)
+CHOICES = 7  # plans compared in the choice before the leader's openers (and the clean search's)
 
 
 Deals = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64] | None]  # values, slips (or None)
@@ -115,13 +115,15 @@ class Run:
             total += screened * schedule.screen * (2 if self.slipping else 1)
         total += (seats.players + (twice - 1) * (2 + seats.players)) * last_games
         total += (schedule.climb[0] + 1) * schedule.climb[1]
-        total += CHOICES * twice * schedule.choice
+        # The choice: at most CHOICES plans, then the leader with each other seat opening.
+        choices = CHOICES + seats.players - 1
+        total += choices * twice * schedule.choice
         total += (4 * twice + twice) * schedule.final_games
         if self.slipping:  # the clean search runs first (see recommend), and pools its plans
             total += sum((n + 1) * g for n, g, _ in schedule.rounds)
             total += seats.players * last_games
             total += (schedule.climb[0] + 1) * schedule.climb[1]
-            total += CHOICES * (1 + twice) * schedule.choice
+            total += choices * (1 + twice) * schedule.choice
         self.top = 100 - ODDS_SHARE if compute_odds else 99
         # The bar: ``done`` games of ``total`` map linearly onto ``start``..``top`` percent,
         # from the game count ``offset`` on. Once the rest of the work is known exactly,

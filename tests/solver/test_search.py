@@ -470,3 +470,25 @@ def test_fine_tuning_on_real_deals_is_the_same_for_every_seed_from_one_leader() 
     assert run.passes(run.plan(top), values, slips, stage) >= run.passes(
         run.plan(leader), values, slips, stage
     )
+
+
+def test_the_choice_measures_the_leader_with_each_seat_opening() -> None:
+    # Who opens suits some colours more than others and the race chose it on one sample:
+    # the choice measures the leader with every opener again, on its own deals.
+    run = search_run.Run(CLOCK, THREE, 3, QUICK, None, False, None, 0.05)
+    leader = replace(genes.PRIORS[3], opener=1)
+    played: list[int] = []
+
+    def passes(plan: Plan, values: Any, slips: Any, stage: Stage) -> int:
+        played.append(plan.opener)
+        return len(values) * (9 if plan.opener == 3 else 8) // 10  # seat 3 opening passes most
+
+    run.passes = passes  # type: ignore[method-assign]
+    measured, roles = search._choose(run, 0, leader, [], run.prior)
+    plans = [m[0] for m in measured]
+    assert {1, 2, 3} <= {p.opener for p in plans}
+    assert replace(leader, opener=3).plan(CLOCK, THREE) in plans
+    assert plans[roles["recommended"]].opener == 3
+    assert len(plans) == len({id(p) for p in plans}) and all(
+        plans.index(p) == i for i, p in enumerate(plans)
+    )  # each plan measured once
