@@ -113,7 +113,7 @@ def test_the_prior_is_the_best_search_polished() -> None:
         genes.prior_for(2),
     ]
     best = clock_prior.best_of(CARD_COUNT, 2, found)
-    assert best in found
+    assert best is not None and best in found
     settled = clock_prior.settle(CARD_COUNT, 2, found, effort=QUICK)
     games = round(clock_prior.PRIOR_GAMES * QUICK)
     assert settled == clock_prior.polish(CARD_COUNT, 2, best, games=games)
