@@ -1,6 +1,7 @@
 """Plan search: the plan a table should agree on, with an honest pass rate.
 
-The search screens the plan's structures first (:func:`_screen`), then races plans on
+The search gives the prior the seat that opens best at this table (``Run.open_best``) and
+screens the plan's structures (:func:`_screen`), then races plans on
 common deals (every plan in a round plays exactly the same
 deals, so differences are due to the plans, not the luck of the deal) and halves the field
 each round while the number of deals grows, so bad plans die after a few hundred games and
@@ -78,7 +79,8 @@ def recommend(
     (``clock_prior.search_prior``) where one is known; else the table size's
     (``genes.prior_for``). Deterministic under ``seed``.
 
-    The phases: :func:`_race`, :func:`_climb`, :func:`_choose` and :func:`_fresh_deals`.
+    The phases: ``Run.open_best``, :func:`_race`, :func:`_climb`, :func:`_choose` and
+    :func:`_fresh_deals`.
     """
     return recommend_genes(
         clock,
@@ -126,6 +128,7 @@ def recommend_genes(
         raise ValueError("effort must be positive")
     run = Run(clock, seats, face_up, effort, progress, compute_odds, names, slip_rate, prior)
     run.tell(Stage("search"), 0)
+    run.open_best()
     # The prior is a strong start: most of the first field are variations of it, a third are
     # wild guesses in case this clock wants something else.
     prior = run.prior
@@ -289,9 +292,9 @@ def _choose(
     prior: Genes,
     pooled: Sequence[Plan] = (),
 ) -> tuple[list[Measured], dict[str, int]]:
-    """The choice: the leader, the best clean plan of the last round, today's prior,
-    simpler versions of the leader and the leader with each seat opening, each measured
-    clean and with slips on deals of the choice's own (``Run.schedule.choice``). The
+    """The choice: the leader, the best clean plan of the last round, today's prior and
+    simpler versions of the leader, each measured clean and with slips on deals of the
+    choice's own (``Run.schedule.choice``). The
     recommended plan is the best with slips, the bold one the best clean one, the simplest
     the one with fewest sentences within SIMPLEST_WITHIN of the recommended.
     ``pooled`` plans (the clean search's candidates) join the choice."""
@@ -302,13 +305,6 @@ def _choose(
     values, slips = run.common(run.schedule.choice, seed_for(seed, SEARCH, 98))
     choices: list[Plan] = []
 
-    def add(genes: Genes) -> None:
-        plan = run.plan(genes)
-        if plan not in choices:  # plans hold dicts: compared, not hashed
-            choices.append(plan)
-            if run.genes(plan) is None:
-                run.genes_of.append((plan, genes))
-
     for genes in (
         leader,
         *choice.simpler(leader),
@@ -318,12 +314,12 @@ def _choose(
         # segment" — a candidate for the simplest plan a table can tell apart.
         choice.simpler(prior)[-1],
     ):
-        add(genes)
+        plan = run.plan(genes)
+        if plan not in choices:  # plans hold dicts: compared, not hashed
+            choices.append(plan)
+            if run.genes(plan) is None:
+                run.genes_of.append((plan, genes))
     choices = choices[:CHOICES]
-    # Who opens suits one table's colours more than another's, and the race's last round
-    # chose it on one sample: the leader with each seat opening is measured again here.
-    for opener in range(1, run.seats.players + 1):
-        add(replace(leader, opener=opener))
     choices += [plan for plan in pooled if plan not in choices]
     measured: list[Measured] = []
     n = len(values)

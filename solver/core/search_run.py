@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -58,7 +58,7 @@ def seed_for(seed: int, *stream: int) -> int:
     return int(np.random.SeedSequence([seed, *stream]).generate_state(1)[0])
 
 
-SEARCH, FRESH, BREED = 1, 2, 3
+SEARCH, FRESH, BREED, OPENERS = 1, 2, 3, 4
 
 
 SLIP_RATE = 0.05  # a hint's default: a slip every twenty decisions
@@ -66,8 +66,9 @@ SIMPLEST_WITHIN = 0.05  # the simplest plan may lose this much of the rate with 
 # The share of the progress bar the odds take when they are computed; the search takes the
 # rest, in proportion to the games it plays, so the bar moves at an even pace to 100.
 ODDS_SHARE = 12
+OPENER_DEALS = 2  # the prior's openers are played on this many times the choice's deals
 SLICE = 5000  # games per pass_count call: progress is reported after each slice
-CHOICES = 7  # plans compared in the choice before the leader's openers (and the clean search's)
+CHOICES = 7  # plans compared in the choice, at most (and the clean search's)
 
 
 Deals = tuple[npt.NDArray[np.int64], npt.NDArray[np.float64] | None]  # values, slips (or None)
@@ -96,6 +97,7 @@ class Run:
         # Where the search starts, and what it is held to (``search._prior_if_as_good``): the
         # clock's own prior where one is known (``clock_prior``), else the table size's.
         self.prior = prior or prior_for(seats.players)
+        self.own_prior = prior is not None  # the clock's own (open_best)
         # The plans of the choice (``search._choose``; the clean twin's too, as this list is
         # shared) with their genes: the genes of the plan a search recommends are what a
         # clock's prior is made of (``search.recommend_genes``).
@@ -115,15 +117,15 @@ class Run:
             total += screened * schedule.screen * (2 if self.slipping else 1)
         total += (seats.players + (twice - 1) * (2 + seats.players)) * last_games
         total += (schedule.climb[0] + 1) * schedule.climb[1]
-        # The choice: at most CHOICES plans, then the leader with each other seat opening.
-        choices = CHOICES + seats.players - 1
-        total += choices * twice * schedule.choice
+        total += CHOICES * twice * schedule.choice
         total += (4 * twice + twice) * schedule.final_games
+        if self.own_prior and schedule.screen:  # the prior's openers (open_best)
+            total += seats.players * OPENER_DEALS * schedule.choice
         if self.slipping:  # the clean search runs first (see recommend), and pools its plans
             total += sum((n + 1) * g for n, g, _ in schedule.rounds)
             total += seats.players * last_games
             total += (schedule.climb[0] + 1) * schedule.climb[1]
-            total += choices * (1 + twice) * schedule.choice
+            total += CHOICES * (1 + twice) * schedule.choice
         self.top = 100 - ODDS_SHARE if compute_odds else 99
         # The bar: ``done`` games of ``total`` map linearly onto ``start``..``top`` percent,
         # from the game count ``offset`` on. Once the rest of the work is known exactly,
@@ -132,6 +134,42 @@ class Run:
         self.best: HintResult | None = None
         self.main = True  # False for the clean twin, which neither re-aims the bar nor shows
         # its best-so-far
+
+    def open_best(self) -> None:
+        """The prior with the seat that opens best at this table's colours. Who opens suits
+        one table more than another, and the prior's opener was chosen on other colours (a
+        clock's own prior on four patterns at once): on "1 Sun on 1", 3 players, the prior
+        had seat 2 open, at 0.542 with slips, where seat 3 opening passes 0.555, and one
+        seed in five kept seat 2. Each seat opening is played on the same deals and slips,
+        the same for every seed (so every seed starts from, and is held to, the same
+        prior), at SLIP_RATE as the priors were found, whatever this search's slip rate (so
+        the clean search and the search on slips start from the same prior); the prior's
+        own seat keeps a tie. Only from a clock's own prior: the table size's was climbed
+        on three colour patterns with the benchmark's among them, and choosing its opener
+        this way lowered the base clock's plan with slips (the strength table's deals:
+        0.551 to 0.540 at 4 players, 0.669 to 0.665 at 2). Not on the reference engine (no
+        screen)."""
+        if not (self.own_prior and self.schedule.screen):
+            return
+        games = OPENER_DEALS * self.schedule.choice
+        stream = seed_for(0, OPENERS)
+        values, slips = draw_values(self.seats, games, stream), draw_slips(games, stream)
+        stage = Stage("search")
+        clock, seats, face_up = self.clock, self.seats, self.face_up
+
+        def passes(genes: Genes) -> int:
+            plan = self.plan(genes)
+            passed = pass_count(clock, seats, plan, face_up, values, "auto", SLIP_RATE, slips)
+            self.meter["done"] += games
+            self.tell(stage)
+            return passed
+
+        best, won = self.prior, passes(self.prior)
+        for opener in range(1, seats.players + 1):
+            genes = replace(self.prior, opener=opener)
+            if genes != self.prior and (passed := passes(genes)) > won:
+                best, won = genes, passed
+        self.prior = best
 
     def clean_twin(self) -> Run:
         """The same search at slip rate 0, sharing this one's progress bar."""
