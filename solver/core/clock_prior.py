@@ -24,6 +24,9 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from rules.clock import Clock
 from rules.seats import Seats, parse_colours
 
@@ -51,9 +54,10 @@ PRIOR_PATTERNS = 4
 # The best search's genes are then fine-tuned on all those patterns at once (:func:`polish`):
 # at most POLISH_STEPS plays of PRIOR_GAMES deals, a few seconds. Each search fine-tuned its
 # plan on its own pattern; the prior is played on every pattern, and from a prior that was
-# best on none in particular the quick searches climbed apart again ("1 Sun on 1", 3
-# players: the five seeds' plans spread 0.015 from the best search's genes, 0.007 from them
-# polished; "card_count 1 on 1 + max_cards 2 on 6": 0.024 and 0.003, the mean 0.454 and 0.475).
+# best on none in particular the quick searches climbed apart again ("card_count 1 on 1 +
+# max_cards 2 on 6", 3 players: the five seeds' plans spread 0.024 with slips from the best
+# search's genes, mean 0.454; 0.005 from them polished, mean 0.476). Who opens is left to
+# each table (``search_run.Run.open_best``).
 POLISH_STEPS = 60
 
 
@@ -149,23 +153,13 @@ def best_of(
     """The searches' genes whose plans pass most of PRIOR_GAMES deals and slips none of
     them saw, shared among :func:`prior_tables`, with slips (then clean, then the earliest
     search's); None if none has genes."""
-    tables = prior_tables(players)
-    face_up = min(players, tables[0].most_face_up)
     unique: list[Genes] = []
     for genes in found:
         if genes is not None and genes not in unique:
             unique.append(genes)
     if len(unique) <= 1:
         return unique[0] if unique else None
-    games = PRIOR_GAMES // len(tables)
-    deals = [
-        (
-            seats,
-            draw_values(seats, games, seed_for(seed, DEALS, t)),
-            draw_slips(games, seed_for(seed, DEALS, t)),
-        )
-        for t, seats in enumerate(tables)
-    ]
+    face_up, deals = _pattern_deals(players, PRIOR_GAMES, seed, DEALS)
 
     def score(entry: tuple[int, Genes]) -> tuple[int, int, int]:
         index, genes = entry
@@ -191,20 +185,10 @@ def polish(
     """``genes`` fine-tuned (``genes.descend``, at most ``steps`` plays) on ``games`` deals
     and slips shared among :func:`prior_tables`, other deals than :func:`best_of`'s: each
     step is kept only if its plans, one per pattern, pass more of them with slips."""
-    tables = prior_tables(players)
-    face_up = min(players, tables[0].most_face_up)
-    share = max(1, games // len(tables))
-    deals = [
-        (
-            seats,
-            draw_values(seats, share, seed_for(seed, POLISHING, t)),
-            draw_slips(share, seed_for(seed, POLISHING, t)),
-        )
-        for t, seats in enumerate(tables)
-    ]
+    face_up, deals = _pattern_deals(players, games, seed, POLISHING)
 
     def plans(g: Genes) -> tuple[Plan, ...]:
-        return tuple(g.plan(clock, seats) for seats in tables)
+        return tuple(g.plan(clock, seats) for seats, _, _ in deals)
 
     def passes(each: tuple[Plan, ...], tried: int) -> int:
         del tried  # no progress to report: a few seconds
@@ -214,6 +198,21 @@ def polish(
         )
 
     return descend(genes, clock, steps, plans, passes)
+
+
+def _pattern_deals(
+    players: int, games: int, seed: int, stream: int
+) -> tuple[int, list[tuple[Seats, npt.NDArray[np.int64], npt.NDArray[np.float64]]]]:
+    """Face-up cards = players, and ``games`` deals and slips shared among
+    :func:`prior_tables`: for each pattern its seats, values and slips (from ``seed`` and
+    ``stream``, the t-th pattern's ``seed_for(seed, stream, t)``)."""
+    tables = prior_tables(players)
+    share = max(1, games // len(tables))
+    deals = []
+    for t, seats in enumerate(tables):
+        drawn = seed_for(seed, stream, t)
+        deals.append((seats, draw_values(seats, share, drawn), draw_slips(share, drawn)))
+    return min(players, tables[0].most_face_up), deals
 
 
 # Streams of search_run.seed_for: the searches' seeds, best_of's deals, polish's deals.
