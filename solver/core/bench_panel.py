@@ -12,7 +12,8 @@ A closing line names the clocks that miss each of the three marks (spread over S
 a seed worse than the clean search, under a quarter of the odds).
 
 Each clock's own prior (``clock_prior.search_prior``: a few long searches on the four
-colour patterns dealt most often, among which the 3- and 4-player tables below are) is
+colour patterns dealt most often, among which the 3- and 4-player tables below are, the
+best of them fine-tuned on all four) is
 computed first and both searches start from it, as a hint does once the prefill has stored
 that prior; ``--without-clock-prior`` starts them from the table size's prior instead.
 
