@@ -9,9 +9,8 @@ some seeds climb from it to a better plan and others stay, and the plans the see
 recommend differed by up to 0.015 of pass rate with slips. PRIOR_SEARCHES searches at
 PRIOR_EFFORT per clock and table size, each on one of the colour patterns dealt most often,
 give that clock a prior of its own (the best of them on all those patterns, then fine-tuned
-on all of them at once): the quick
-searches then start from it, and a quick search recommends something else only where it
-does better on the fresh deals.
+on all of them at once): the quick searches then start from it, and a quick search
+recommends something else only where it does better on the fresh deals.
 
 The prior depends on the clock's rules (start, cap and special rules) and the number of
 players only, not on the colours of a hint: genes are played by any table of that size.

@@ -294,9 +294,9 @@ def _choose(
 ) -> tuple[list[Measured], dict[str, int]]:
     """The choice: the leader, the best clean plan of the last round, today's prior and
     simpler versions of the leader, each measured clean and with slips on deals of the
-    choice's own (``Run.schedule.choice``). The
-    recommended plan is the best with slips, the bold one the best clean one, the simplest
-    the one with fewest sentences within SIMPLEST_WITHIN of the recommended.
+    choice's own (``Run.schedule.choice``). The recommended plan is the best with slips,
+    the bold one the best clean one, the simplest the one with fewest sentences within
+    SIMPLEST_WITHIN of the recommended.
     ``pooled`` plans (the clean search's candidates) join the choice."""
     stage = Stage("choosing")
     run.tell(stage)
@@ -304,7 +304,6 @@ def _choose(
     # deals its steps were kept for, and win the choice by their luck.
     values, slips = run.common(run.schedule.choice, seed_for(seed, SEARCH, 98))
     choices: list[Plan] = []
-
     for genes in (
         leader,
         *choice.simpler(leader),

@@ -489,18 +489,10 @@ def test_the_prior_opens_with_the_seat_that_opens_best_at_this_table(
     games = search_run.OPENER_DEALS * real.schedule.choice
     stream = search_run.seed_for(0, search_run.OPENERS)
     values, slips = draw_values(THREE, games, stream), draw_slips(games, stream)
+    plans = {seat: replace(prior, opener=seat).plan(CLOCK, THREE) for seat in (1, 2, 3)}
     passed = {
-        seat: pass_count(
-            CLOCK,
-            THREE,
-            replace(prior, opener=seat).plan(CLOCK, THREE),
-            3,
-            values,
-            "auto",
-            0.05,
-            slips,
-        )  # fmt: skip
-        for seat in (1, 2, 3)
+        seat: pass_count(CLOCK, THREE, plan, 3, values, "auto", 0.05, slips)
+        for seat, plan in plans.items()
     }
     assert passed[real.prior.opener] == max(passed.values())
     assert real.prior == replace(prior, opener=real.prior.opener)
