@@ -155,17 +155,12 @@ class Run:
         stream = seed_for(0, OPENERS)
         values, slips = draw_values(self.seats, games, stream), draw_slips(games, stream)
         stage = Stage("search")
-        clock, seats, face_up = self.clock, self.seats, self.face_up
 
         def passes(genes: Genes) -> int:
-            plan = self.plan(genes)
-            passed = pass_count(clock, seats, plan, face_up, values, "auto", SLIP_RATE, slips)
-            self.meter["done"] += games
-            self.tell(stage)
-            return passed
+            return self.passes(self.plan(genes), values, slips, stage, SLIP_RATE)
 
         best, won = self.prior, passes(self.prior)
-        for opener in range(1, seats.players + 1):
+        for opener in range(1, self.seats.players + 1):
             genes = replace(self.prior, opener=opener)
             if genes != self.prior and (passed := passes(genes)) > won:
                 best, won = genes, passed
@@ -206,10 +201,14 @@ class Run:
         values: npt.NDArray[np.int64],
         slips: npt.NDArray[np.float64] | None,
         stage: Stage,
+        slip_rate: float | None = None,
     ) -> int:
+        """How many of ``values`` the plan passes: clean where ``slips`` is None, else with
+        them at ``slip_rate`` (this search's rate unless given)."""
         # Counted in slices so that the caller hears every fraction of a second, also during
         # the long evaluations at the end (the reference engine, for clocks with rule kinds
         # the compiled one lacks, plays only a few hundred games a second).
+        rate = self.slip_rate if slip_rate is None else slip_rate
         step = SLICE if self.compiled else 25
         clock, seats, face_up = self.clock, self.seats, self.face_up
         passed = 0
@@ -225,7 +224,7 @@ class Run:
                     face_up,
                     part,
                     "auto",
-                    self.slip_rate,
+                    rate,
                     slips[start : start + step],
                 )
             self.meter["done"] += len(part)
