@@ -11,10 +11,18 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import OperationalError
 
 import solver.core.search
+from rules.catalogue import get_clock
+from solver import clock_priors
+from solver.core.clock_prior import genes_to_json
+from solver.core.genes import Genes
+from solver.models import ClockPrior
 
 COLOURS = "SSMM/SMSM/MMSS"
+# The hint command reads a clock's stored prior, as a job does.
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
@@ -29,6 +37,20 @@ def _quick(monkeypatch: pytest.MonkeyPatch) -> None:
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr("solver.management.commands.hint.recommend", quick)
+
+
+@pytest.fixture
+def priors_given(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The ``prior`` each call of the command's search was given."""
+    given: list[object] = []
+    quick = solver.management.commands.hint.recommend
+
+    def recording(*args: object, **kwargs: object) -> solver.core.search.HintResult:
+        given.append(kwargs.get("prior"))
+        return quick(*args, **kwargs)
+
+    monkeypatch.setattr("solver.management.commands.hint.recommend", recording)
+    return given
 
 
 def _run(*args: str) -> str:
@@ -60,6 +82,36 @@ def test_hint_json_has_the_public_keys() -> None:
         "kinds", "plan", "pass_rate", "interval", "pass_rate_with_slips", "interval_with_slips",
         "sentences", "word_count", "words", "words_all",
     }  # fmt: skip
+
+
+def test_hint_starts_from_the_clock_prior_the_prefill_stored(priors_given: list[object]) -> None:
+    _run("hint", "1-1", "--colours", COLOURS, "--json")
+    assert priors_given == [None]  # none stored yet: the table size's prior
+    genes = Genes((4.0, 9.0), (18.0, 24.0), 3, 0.8, 0.4, 3.0, 2.5, 2)
+    solved = clock_priors.planned(get_clock("1-1"), False)
+    ClockPrior.objects.create(
+        key=clock_priors.prior_key(solved, 3),
+        solver_version=0,
+        clock_id="1-1",
+        players=3,
+        genes=genes_to_json(genes),
+        complete=True,
+    )
+    _run("hint", "1-1", "--colours", COLOURS, "--json")
+    _run("hint", "1-1", "--colours", "SSM/MMS/SMM/SSM", "--json")  # stored for 3 players only
+    _run("hint", "1-2", "--colours", COLOURS, "--base-rules", "--json")  # no rules: no prior
+    assert priors_given[1:] == [genes, None, None]
+
+
+def test_hint_without_a_prior_table_plans_from_the_table_size_prior(
+    priors_given: list[object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unmigrated(*args: object) -> None:
+        raise OperationalError("no such table: solver_clockprior")
+
+    monkeypatch.setattr(clock_priors, "for_hint", unmigrated)
+    data = json.loads(_run("hint", "1-1", "--colours", COLOURS, "--json"))
+    assert priors_given == [None] and data["plan"]["version"] == 1
 
 
 def test_hint_takes_a_slip_rate() -> None:

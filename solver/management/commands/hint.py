@@ -5,8 +5,9 @@ Prints the recommended plan as said aloud (three lines) and its fine print, its 
 pass rate with a 95% interval — clean and with a decision slipping with chance P (default
 0.05) — the other plans offered, the baseline plan's rate and the perfect-information odds
 (docs/api.md, "Command line"). The same core call as the Celery task
-(``solver.core.search.recommend``). Bad input: one line on stderr, exit 2, never a
-traceback.
+(``solver.core.search.recommend``), from the same start: the clock's own prior where the
+prefill has stored it (``solver.clock_priors``), else the table size's. Bad input: one line
+on stderr, exit 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -15,11 +16,15 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from rules.clock import Clock
 from rules.errors import RulesError
 from rules.i18n import LANGUAGES
+from solver import clock_priors
+from solver.core.genes import Genes
 from solver.core.search import SLIP_RATE, recommend
 from solver.core.simulate import table_from_arguments
 from solver.core.words import plan_speech
@@ -78,6 +83,7 @@ class Command(BaseCommand):
                 effort=options["effort"],
                 names=names or None,
                 slip_rate=slip_rate,
+                prior=_stored_prior(clock, options["base_rules"], seats.players),
             )
         except RulesError as error:
             raise CommandError(error.in_language(options["lang"]), returncode=2) from None
@@ -133,3 +139,13 @@ class Command(BaseCommand):
                 f"{other['pass_rate_with_slips']:.3f}, {other['sentences']} sentences: "
                 f"{json.dumps(other['plan'])}"
             )
+
+
+def _stored_prior(clock: Clock, base_rules: bool, players: int) -> Genes | None:
+    """The clock's own prior as a job would start from it (``clock_priors.for_hint``); None
+    where none is stored, or where this database has no table for it yet (the command then
+    plans as on a clock the prefill has not reached)."""
+    try:
+        return clock_priors.genes_of(clock_priors.for_hint(clock, base_rules, players))
+    except DatabaseError:
+        return None
