@@ -7,6 +7,7 @@ import subprocess
 import sys
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -14,6 +15,7 @@ from django.core.management.base import CommandError
 from django.db import OperationalError
 
 import solver.core.search
+import solver.management.commands.hint as hint_command
 from rules.catalogue import get_clock
 from solver import clock_priors
 from solver.core.clock_prior import genes_to_json
@@ -43,9 +45,9 @@ def _quick(monkeypatch: pytest.MonkeyPatch) -> None:
 def priors_given(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """The ``prior`` each call of the command's search was given."""
     given: list[object] = []
-    quick = solver.management.commands.hint.recommend
+    quick: Any = hint_command.recommend  # the quick search of ``_quick``
 
-    def recording(*args: object, **kwargs: object) -> solver.core.search.HintResult:
+    def recording(*args: Any, **kwargs: Any) -> solver.core.search.HintResult:
         given.append(kwargs.get("prior"))
         return quick(*args, **kwargs)
 
