@@ -274,6 +274,7 @@ def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("solver.management.commands.hint.recommend", fast)
 
 
+@pytest.mark.django_db  # the command reads the clock's stored prior
 def test_hint_names_speaks_to_the_players(quick: None) -> None:
     out = StringIO()
     call_command(
