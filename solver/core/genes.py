@@ -282,16 +282,25 @@ def h_genes() -> Genes:
 # it weighs the rising order more. On 4 x 40,000 fresh deals (the benchmark's colours, seeds
 # 424242 and 11-13), clean / with slips: 4 players 0.582 / 0.526 -> 0.609 / 0.549, 2 players
 # 0.726 / 0.663 -> 0.735 / 0.671. At 3 players the climb's plan did no better there (0.637 /
-# 0.575 against 0.638 / 0.574), so the prior stays.
+# 0.575 against 0.638 / 0.574), so the prior stayed.
+# Then (2026-12-06, solver version 22) each was fine-tuned as a clock's own prior is
+# (``clock_prior.polish``: coordinate descent on the rate with slips, the four colour patterns
+# dealt most often at once), on the base clock: 80,000 deals and at most 200 steps (seed 0),
+# then from there 160,000 other deals and at most 300 steps (seed 1); the genes are rounded
+# where the plans they give do not change. On deals neither saw (the strength table's 20,000
+# and 40,000 on each of the four patterns), clean / with slips, from the version-21 priors:
+# 3 players +0.011 to +0.016 / +0.009 to +0.015 (strength table 0.638 / 0.576 -> 0.649 /
+# 0.584), 4 players +0.011 to +0.015 / +0.006 to +0.011 (0.609 / 0.551 -> 0.621 / 0.556),
+# 2 players +0.000 to +0.003 / +0.000 to +0.004 (0.734 / 0.669 -> 0.737 / 0.672).
 PRIORS: dict[int, Genes] = {
     # 2 players: "low segments take cards of 7 or less", measured on 3 colour patterns with
     # 20,000 fresh deals each (2026-12-02): +0.010 to +0.015 clean, +0.012 to +0.020 with slips.
     # Then an effort-3 search from it (seed 0, with the structure screen, 2026-12-02): piles
     # to 24 and fewer cards face up; +0.006 to +0.013 clean and +0.007 to +0.013 with slips on
     # 5 colour patterns (40,000 deals each, none seen by the search).
-    2: Genes((6.26, 10.97), (19.8, 23.93), 3, 0.892, 0.521, 3.96, 5.07, 1, 0.0, 0.564, 7.0),
-    3: Genes((6.2, 9.8), (18.3, 24.0), 3, 0.782, 0.21, 3.52, 2.69, 1, 9.0, 0.266),
-    4: Genes((5.11, 9.6), (19.83, 24.0), 3, 0.938, 0.323, 2.904, 2.338, 1, 8.941, 0.38),
+    2: Genes((6.197, 11.47), (19.706, 24.0), 3, 0.892, 0.5159, 3.8725, 5.07, 1, 0.0, 0.564, 7.0),
+    3: Genes((6.075, 9.675), (17.831, 23.875), 3, 0.8083, 0.3954, 3.195, 2.7837, 1, 10.0, 0.3209),
+    4: Genes((5.11, 9.6), (18.33, 24.0), 3, 0.9605, 0.2763, 2.504, 2.4083, 1, 10.941, 0.4096),
 }
 # Other starting points the first round screens:
 # - a different optimum found for 3 players without face-up cards (lower first target, weak
