@@ -16,6 +16,8 @@ colour patterns dealt most often, among which the 3- and 4-player tables below a
 best of them fine-tuned on all four) is
 computed first and both searches start from it, as a hint does once the prefill has stored
 that prior; ``--without-clock-prior`` starts them from the table size's prior instead.
+``--other-tables`` plays the 3- and 4-player clocks at colours outside those four patterns
+(:data:`OTHER_TABLES`): one prior serves every pattern of a table size.
 
 Prints numbers and asserts nothing about time; the load average is printed with each clock.
 """
@@ -25,7 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.clock import Clock
@@ -39,6 +41,9 @@ from .simulate import draw_slips, draw_values, pass_count
 from .table_rules import compiled_engine_models
 
 TABLES = {2: "SSMM+SM/SMMM+SS", 3: "SSMM/SMMM/SSMM", 4: "SSM/MMS/SMS/MSM"}
+# Patterns outside the four a clock's own prior is searched on (``clock_prior.prior_tables``:
+# the 6th most dealt at either size): how that prior serves the other tables of its size.
+OTHER_TABLES = {3: "MMMS/MMMS/MSSS", 4: "MMS/MMS/MMS/SSS"}
 
 
 @dataclass(frozen=True)
@@ -46,12 +51,13 @@ class Case:
     name: str
     players: int
     rules: tuple[dict[str, Any], ...]
+    colours: str = ""  # the table's colours; empty: TABLES
 
     def clock(self) -> Clock:
         return Clock.from_json({"id": "5-1", "rules": list(self.rules)})
 
     def seats(self) -> Seats:
-        return parse_colours(TABLES[self.players])
+        return parse_colours(self.colours or TABLES[self.players])
 
 
 def _colours(segment: int, sun: int, moon: int) -> dict[str, Any]:
@@ -184,6 +190,12 @@ def main(argv: list[str] | None = None) -> None:
         "computed yet",
     )
     parser.add_argument(
+        "--other-tables",
+        action="store_true",
+        help="the 3- and 4-player clocks at colours outside the prior's patterns "
+        f"({', '.join(OTHER_TABLES.values())})",
+    )
+    parser.add_argument(
         "--per-seed",
         action="store_true",
         help="also print each seed's rate with slips, for both searches",
@@ -191,7 +203,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     print(
         f"special-clock panel: {args.seeds} seeds, effort {args.effort}, face-up = players, "
-        f"slip rate {SLIP_RATE}; rates on {args.games:,} evaluation deals "
+        f"slip rate {SLIP_RATE}; "
+        + (f"colours {' and '.join(OTHER_TABLES.values())}; " if args.other_tables else "")
+        + f"rates on {args.games:,} evaluation deals "
         "(a fiftieth for clocks only the reference engine plays); "
         + (
             "from the table size's prior"
@@ -215,6 +229,10 @@ def main(argv: list[str] | None = None) -> None:
     for number, case in enumerate(PANEL, 1):
         if args.only and number not in args.only:
             continue
+        if args.other_tables:
+            if case.players not in OTHER_TABLES:
+                continue
+            case = replace(case, colours=OTHER_TABLES[case.players])
         measured += 1
         started = time.perf_counter()
         odds = _odds(case, 2_000)
