@@ -381,13 +381,35 @@ def test_the_two_player_prior_keeps_big_cards_off_the_low_segments() -> None:
     assert child.low_ceiling == 0.0
 
 
+def test_the_last_pile_may_take_smaller_cards_than_the_others() -> None:
+    seats = parse_colours("SSMM/SMSM/MMSS")
+    piles = replace(genes.h_genes(), pile_floor=11.0)
+    assert piles.plan(CLOCK, seats).bands == dict.fromkeys((4, 5, 6), (11, 12))
+    lower = replace(piles, top_offset=-1.0)
+    assert lower.plan(CLOCK, seats).bands == {4: (11, 12), 5: (11, 12), 6: (10, 12)}
+    details = plan_speech(lower.plan(CLOCK, seats), CLOCK, seats, 3).details
+    assert "On segments 4 and 5, play cards of 11 or more when you can." in details
+    assert "On segment 6, play cards of 10 or more when you can." in details
+    # Whole cards, from 2 to 12; without a band on the piles there is no floor to offset.
+    assert replace(piles, top_offset=3.0).plan(CLOCK, seats).bands[6] == (12, 12)
+    assert replace(piles, pile_floor=3.0, top_offset=-4.0).plan(CLOCK, seats).bands[6] == (2, 12)
+    assert not replace(lower, pile_floor=0.0).plan(CLOCK, seats).bands
+    assert "top_offset" in {name for name, _ in genes.coordinates(lower)}
+    # Mutations carry it as it is, drawing the same numbers as before it existed.
+    child = genes.mutate(np.random.default_rng(0), lower, CLOCK, 3, 1.0)
+    twin = genes.mutate(np.random.default_rng(0), piles, CLOCK, 3, 1.0)
+    assert child.top_offset == -1.0 and replace(child, top_offset=0.0) == twin
+
+
 def test_a_fine_tuning_step_moves_one_gene_within_bounds_and_keeps_the_structure() -> None:
     parent = genes.PRIORS[2]  # with a low ceiling; no pile band, no lone segment
     names = [name for name, _ in genes.coordinates(parent)]
     assert "low_ceiling" in names and "opener" not in names
-    assert not {"pile_floor", "band_weight", "lone_floor"} & set(names)
+    assert not {"pile_floor", "top_offset", "band_weight", "lone_floor"} & set(names)
     banded = genes.PRIORS[3]
-    assert {"pile_floor", "band_weight"} <= {name for name, _ in genes.coordinates(banded)}
+    assert {"pile_floor", "top_offset", "band_weight"} <= {
+        name for name, _ in genes.coordinates(banded)
+    }
 
     def flat(g: genes.Genes) -> dict[str, Any]:
         return {**dict(zip(genes.ENDS, (*g.low, *g.high), strict=True)), **vars(g)}
