@@ -51,13 +51,18 @@ PRIOR_SEED = 0
 PRIOR_GAMES = 20_000  # deals the searches' plans are compared on, with slips
 PRIOR_PATTERNS = 4
 # The best search's genes are then fine-tuned on all those patterns at once (:func:`polish`):
-# at most POLISH_STEPS plays of PRIOR_GAMES deals, a few seconds. Each search fine-tuned its
+# at most POLISH_STEPS plays of PRIOR_GAMES deals. Each search fine-tuned its
 # plan on its own pattern; the prior is played on every pattern, and from a prior that was
 # best on none in particular the quick searches climbed apart again ("card_count 1 on 1 +
 # max_cards 2 on 6", 3 players: the five seeds' plans spread 0.024 with slips from the best
 # search's genes, mean 0.454; 0.005 from them polished, mean 0.476). Who opens is left to
-# each table (``search_run.Run.open_best``).
-POLISH_STEPS = 60
+# each table (``search_run.Run.open_best``). With the table size's prior polished beside it
+# (:func:`settle`), 60 plays left that prior short of where the descent settles, and the
+# quick seeds climbed on from it apart ("card_count 1 on 1 + max_cards 2 on 6": spread
+# 0.012, mean 0.487; "single_colour Sun on 6 + min_cards 2 on 6": 0.011, 0.338); with 200,
+# 0.002 and 0.503, 0.007 and 0.351 ("max_cards: 1 on 5": 0.011 -> 0.004). 400 plays gained
+# 0.001 more there, at five times the time: 200 it is, 10-30 s a polish on 2 cores.
+POLISH_STEPS = 200
 
 
 def prior_tables(players: int) -> list[Seats]:
