@@ -86,11 +86,11 @@ def needs(solved: Clock, players: int) -> bool:
 
 def compute(solved: Clock, players: int, progress: Progress | None = None) -> ClockPrior | None:
     """Compute and store the prior: the searches not stored yet, one at a time, each stored
-    as it ends (``CLOCK_PRIOR_SEARCHES`` at ``CLOCK_PRIOR_EFFORT``: about a minute in all on
-    2 cores), then the best of them, polished (``clock_prior.settle``). The row, or None
-    where the clock gets none. An exception from ``progress`` (the prefill yielding to a
-    hint) stops it; the searches already stored are kept, and the next call goes on from
-    there."""
+    as it ends (``CLOCK_PRIOR_SEARCHES`` at ``CLOCK_PRIOR_EFFORT``), then the better of the
+    best of them and the table size's prior, both polished (``clock_prior.settle``): about
+    two minutes in all on 2 cores. The row, or None where the clock gets none. An exception
+    from ``progress`` (the prefill yielding to a hint), in a search or in the polish, stops
+    it; the searches already stored are kept, and the next call goes on from there."""
     if not has_own_prior(solved):
         return None
     effort, searches = float(settings.CLOCK_PRIOR_EFFORT), int(settings.CLOCK_PRIOR_SEARCHES)
@@ -107,7 +107,7 @@ def compute(solved: Clock, players: int, progress: Progress | None = None) -> Cl
         row.seconds += time.monotonic() - started
         row.save(update_fields=["searches", "seconds"])
     if not row.complete:
-        best = settle(solved, players, found, effort=effort)
+        best = settle(solved, players, found, effort=effort, progress=progress)
         row.genes = None if best is None else genes_to_json(best)
         row.complete = True
         row.save(update_fields=["genes", "complete"])

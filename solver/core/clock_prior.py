@@ -102,7 +102,7 @@ def search_prior(
                 progress((100 * k + percent) // searches, stage, None)
 
         found.append(one_search(clock, players, k, effort=effort, seed=seed, progress=part))
-    return settle(clock, players, found, effort=effort, seed=seed)
+    return settle(clock, players, found, effort=effort, seed=seed, progress=progress)
 
 
 def settle(
@@ -112,6 +112,7 @@ def settle(
     *,
     effort: float = PRIOR_EFFORT,
     seed: int = PRIOR_SEED,
+    progress: Progress | None = None,
 ) -> Genes | None:
     """The prior from the searches' genes: the best of them (:func:`best_of`) and the table
     size's prior they started from (``genes.prior_for``), each polished (:func:`polish`) on
@@ -122,13 +123,17 @@ def settle(
     "card_count 1 on 1 + max_cards 2 on 6" (3 players) the four searches all ended near the
     "one pile" start (0.447-0.461 with slips on the panel's 100,000 deals once polished),
     the table size's prior polished passes 0.472 (it plays badly there as it is, 0.189,
-    which is why no search stayed near it)."""
+    which is why no search stayed near it).
+    ``progress`` hears of each step of the polish (100 percent: its caller's searches are
+    over), so that a caller may stop it there (the prefill, when a hint waits)."""
     best = best_of(clock, players, found, seed=seed)
     if best is None:
         return None
     games = max(len(prior_tables(players)) * 100, round(PRIOR_GAMES * min(1.0, effort)))
     starts = dict.fromkeys((best, prior_for(players)))
-    polished = [polish(clock, players, g, games=games, seed=seed) for g in starts]
+    polished = [
+        polish(clock, players, g, games=games, seed=seed, progress=progress) for g in starts
+    ]
     return best_of(clock, players, polished, seed=seed)
 
 
@@ -194,17 +199,20 @@ def polish(
     games: int = PRIOR_GAMES,
     steps: int = POLISH_STEPS,
     seed: int = PRIOR_SEED,
+    progress: Progress | None = None,
 ) -> Genes:
     """``genes`` fine-tuned (``genes.descend``, at most ``steps`` plays) on ``games`` deals
     and slips shared among :func:`prior_tables`, other deals than :func:`best_of`'s: each
-    step is kept only if its plans, one per pattern, pass more of them with slips."""
+    step is kept only if its plans, one per pattern, pass more of them with slips.
+    ``progress`` hears of each play (at 100 percent, stage "fine-tuning")."""
     face_up, deals = _pattern_deals(players, games, seed, POLISHING)
 
     def plans(g: Genes) -> tuple[Plan, ...]:
         return tuple(g.plan(clock, seats) for seats, _, _ in deals)
 
     def passes(each: tuple[Plan, ...], tried: int) -> int:
-        del tried  # no progress to report: a few seconds
+        if progress is not None:
+            progress(100, Stage("fine-tuning", tried, steps), None)
         return sum(
             pass_count(clock, seats, plan, face_up, values, "auto", SLIP_RATE, slips)
             for plan, (seats, values, slips) in zip(each, deals, strict=True)

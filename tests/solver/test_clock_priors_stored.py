@@ -87,6 +87,27 @@ def test_a_stopped_prior_goes_on_from_the_searches_it_stored(
     assert clock_priors.for_hint(ONE_ONE.clock, False, 2) == row.genes
 
 
+def test_a_hint_waiting_stops_the_polish_and_the_next_slice_ends_it() -> None:
+    """The polish of the searches' best (``clock_prior.settle``) is the last minute of a
+    prior: a hint that arrives then stops it as it stops a search."""
+
+    def hint_arrives_during_the_polish() -> bool:
+        row = ClockPrior.objects.first()
+        return row is not None and len(row.searches) == 1  # the one search is stored
+
+    with pytest.raises(prefill.Yielded):
+        prefill.compute_prior(ONE_ONE, 2, busy=hint_arrives_during_the_polish)
+    row = ClockPrior.objects.get()
+    assert (len(row.searches), row.complete, row.genes) == (1, False, None)
+    assert clock_priors.for_hint(ONE_ONE.clock, False, 2) is None  # hints do not use it yet
+    prefill.compute_prior(ONE_ONE, 2, busy=lambda: False)
+    row.refresh_from_db()
+    assert row.complete and len(row.searches) == 1 and row.genes is not None
+    found = [clock_priors.genes_of(g) for g in row.searches]
+    solved = clock_priors.planned(ONE_ONE.clock, False)
+    assert genes_from_json(row.genes) == clock_prior.settle(solved, 2, found, effort=0.05)
+
+
 def test_a_hint_asked_after_the_prior_starts_from_it_and_is_another_input(
     ask: Callable[..., tuple[HintRequest, bool]],
     alice: User,
