@@ -2,7 +2,7 @@
 asks, so that a first hint is answered at once (``solver.plan_book``).
 
 A clock with special rules first gets its own prior at each table size
-(``solver.clock_priors``: a few long searches, about a minute), which every pattern's
+(``solver.clock_priors``: a few long searches, about two minutes), which every pattern's
 search then starts from, as a hint's does. ``prefill(game…)`` walks the classes of
 patterns (``solver.core.symmetry``: one pattern per class, most often dealt first) for each
 table size and face-up budget, skips the classes the book already holds (so a stopped
