@@ -121,9 +121,9 @@ def settle(
 
     The start joins because polishing can carry it further than the searches went: on
     "card_count 1 on 1 + max_cards 2 on 6" (3 players) the four searches all ended near the
-    "one pile" start (0.447-0.461 with slips on the panel's 100,000 deals once polished),
-    the table size's prior polished passes 0.472 (it plays badly there as it is, 0.189,
-    which is why no search stayed near it).
+    "one pile" start (0.447-0.461 with slips on the panel's 100,000 deals once polished for
+    60 plays), the table size's prior polished passes 0.472 (0.502 for POLISH_STEPS plays);
+    it plays badly there as it is (0.189), which is why no search stayed near it.
     ``progress`` hears of each step of the polish (100 percent: its caller's searches are
     over), so that a caller may stop it there (the prefill, when a hint waits)."""
     best = best_of(clock, players, found, seed=seed)

@@ -87,7 +87,7 @@ def test_a_stopped_prior_goes_on_from_the_searches_it_stored(
     assert clock_priors.for_hint(ONE_ONE.clock, False, 2) == row.genes
 
 
-def test_a_hint_waiting_stops_the_polish_and_the_next_slice_ends_it() -> None:
+def test_a_hint_waiting_stops_the_polish_and_the_next_slice_ends_it(settings: Any) -> None:
     """The polish of the searches' best (``clock_prior.settle``) is the last minute of a
     prior: a hint that arrives then stops it as it stops a search."""
 
@@ -105,7 +105,8 @@ def test_a_hint_waiting_stops_the_polish_and_the_next_slice_ends_it() -> None:
     assert row.complete and len(row.searches) == 1 and row.genes is not None
     found = [clock_priors.genes_of(g) for g in row.searches]
     solved = clock_priors.planned(ONE_ONE.clock, False)
-    assert genes_from_json(row.genes) == clock_prior.settle(solved, 2, found, effort=0.05)
+    best = clock_prior.settle(solved, 2, found, effort=settings.CLOCK_PRIOR_EFFORT)
+    assert genes_from_json(row.genes) == best
 
 
 def test_a_hint_asked_after_the_prior_starts_from_it_and_is_another_input(
