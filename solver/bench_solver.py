@@ -10,7 +10,8 @@ Prints, without asserting anything about time:
   chooses (slip rate 0: today's clean-optimised plan) against the plan the search chooses on
   slips, both played on the same fresh deals with the same slips: clean rate, rate with
   slips, and what slips cost, as the strength table (per player count, both searches side
-  by side, with the figures before this round and the targets). The load average is
+  by side, with the figures before this round and the targets), and what the recommended
+  plan loses to each kind of slip alone (misreads, random moves). The load average is
   printed with every timing: the machine may be shared;
 - the seed spread: the search on slips at ``--seeds`` seeds (5), each plan's rate with slips
   on the same 100,000 fresh deals (``bench_panel.EVALUATION_GAMES``: on fewer, the luck of
@@ -27,11 +28,14 @@ import os
 import time
 
 import numba
+import numpy as np
+import numpy.typing as npt
 
 from rules.clock import Clock
-from rules.seats import parse_colours
+from rules.seats import Seats, parse_colours
 from solver.core import bench_oracle
 from solver.core.bench_panel import EVALUATION_GAMES
+from solver.core.plans import Plan
 
 BASE = Clock("2-1", 2, 1)  # base rules only: start 1, cap 24, no special rule
 TABLES = {2: "SSMM+SM/SMMM+SS", 3: "SSMM/SMSM/MMSS", 4: "SSM/MMS/SMS/MSM"}
@@ -123,6 +127,7 @@ def _slips_numbers(effort: float, games: int, rate: float = 0.05) -> None:
     from solver.core.simulate import draw_slips, draw_values, pass_count
 
     rows = []
+    kinds = []
     for players, colours in TABLES.items():
         seats = parse_colours(colours)
         values = draw_values(seats, games, seed=424_242)
@@ -139,6 +144,8 @@ def _slips_numbers(effort: float, games: int, rate: float = 0.05) -> None:
                 pass_count(BASE, seats, hint.plan, players, values, "auto", rate, slips) / games
             )
             row.append((clean, slipped))
+            if slip_rate:
+                kinds.append((players, _lost_by_kind(BASE, seats, hint.plan, values, slips, rate)))
             print(
                 f"slips, {players} players: {label} (effort {effort}) {elapsed:.1f} s, {_load()}; "
                 f"offers {', '.join('/'.join(a.kinds) for a in hint.alternatives)}; "
@@ -160,6 +167,36 @@ def _slips_numbers(effort: float, games: int, rate: float = 0.05) -> None:
             f"{players:>7} | {cells} | {before[0]:>9.3f}/{before[1]:<10.3f} | "
             f"{TARGETS[players]:.2f}, lost <= 0.04"
         )
+    print("lost to each kind of slip alone, as often as in the mix (search on slips):")
+    for players, (misread, random) in kinds:
+        print(f"{players:>7} players: misreads {misread:.3f}, random moves {random:.3f}")
+
+
+def _lost_by_kind(
+    clock: Clock,
+    seats: Seats,
+    plan: Plan,
+    values: npt.NDArray[np.int64],
+    slips: npt.NDArray[np.float64],
+    rate: float,
+) -> tuple[float, float]:
+    """What ``plan`` loses to misreads alone and to random moves alone, each slipping as
+    often as it does in the mix at ``rate`` (``simulate.slips_of_kind``): where the loss to
+    slips comes from."""
+    from solver.core.agents import MISREAD_SHARE
+    from solver.core.simulate import pass_count, slips_of_kind
+
+    games, face_up = values.shape[0], seats.players
+    clean = pass_count(clock, seats, plan, face_up, values)
+    misread = slips_of_kind(slips, "misread")
+    random = slips_of_kind(slips, "random")
+    with_misreads = pass_count(
+        clock, seats, plan, face_up, values, "auto", rate * MISREAD_SHARE, misread
+    )
+    with_random = pass_count(
+        clock, seats, plan, face_up, values, "auto", rate * (1.0 - MISREAD_SHARE), random
+    )
+    return (clean - with_misreads) / games, (clean - with_random) / games
 
 
 def _spread_numbers(effort: float, games: int, seeds: int, rate: float = 0.05) -> None:

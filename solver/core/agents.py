@@ -295,6 +295,7 @@ def _still_reachable(
 # --- Slips ---------------------------------------------------------------------------------
 
 SLIP_MISREAD = 2.0  # how far off a misread face-down card is, either way
+MISREAD_SHARE = 0.5  # the share of slips that misread a card; the others play a random move
 MOST_SLIP_RATE = 0.5  # the highest slip rate the commands and the API accept
 
 
@@ -317,14 +318,14 @@ def slip_of(view: View, rate: float, u: tuple[float, float, float]) -> Slip | No
     """The slip of this decision, or None: a plain function of the View and three uniform
     random numbers in [0, 1), so it sees only what the player may know.
 
-    ``u[0] < rate`` slips; then ``u[1] < 0.5`` misreads (``u[2]`` picks the card and the
+    ``u[0] < rate`` slips; then ``u[1] < MISREAD_SHARE`` misreads (``u[2]`` picks the card and the
     sign among the face-down cards others placed; with none on the board, nothing slips),
     else a random move (``u[2]`` picks it among the placeable ones). The compiled engine
     (``agents_fast``) draws the same slips from the same numbers.
     """
     if not u[0] < rate:
         return None
-    if u[1] < 0.5:
+    if u[1] < MISREAD_SHARE:
         hidden = [
             i
             for i, placed in enumerate(view.board)

@@ -18,7 +18,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from .agents import LONE_MISS, SLIP_MISREAD
+from .agents import LONE_MISS, MISREAD_SHARE, SLIP_MISREAD
 from .plans import AVERAGE_CARD
 from .table_rules import CARDS_IN_PLAY, TableRules
 
@@ -150,7 +150,7 @@ def _play_one(
             est[p] = pub[p] + adj[me, p]
         random_move = False
         if slips[t, 0] < slip_rate:
-            if slips[t, 1] < 0.5:
+            if slips[t, 1] < MISREAD_SHARE:
                 # Misread the pick // 2-th face-down card another player placed by ±2.
                 n_hidden = 0
                 for i in range(t):

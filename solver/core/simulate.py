@@ -37,6 +37,7 @@ from rules.seats import Seats
 from rules.validate import passes
 
 from .agents import (
+    MISREAD_SHARE,
     MOST_SLIP_RATE,
     PublicMove,
     View,
@@ -134,6 +135,22 @@ def draw_slips(games: int, seed: int) -> npt.NDArray[np.float64]:
     and the games of two plans compared on the same seed slip at the same moments."""
     rng = np.random.default_rng([seed, 7])
     return rng.random((games, CARDS_IN_PLAY, SLIP_NUMBERS))
+
+
+def slips_of_kind(
+    slips: npt.NDArray[np.float64], kind: Literal["misread", "random"]
+) -> npt.NDArray[np.float64]:
+    """``slips`` (from :func:`draw_slips`) where every slip is of one ``kind``: a decision
+    slips exactly when it did, and a slip that was of the other kind becomes one of this
+    (``agents.slip_of``'s second number moved into that kind's share). At the slip rate
+    times that kind's share of the mix (``agents.MISREAD_SHARE`` for misreads), each kind
+    alone slips as often as it does in the mix: what each kind costs."""
+    out = slips.copy()
+    if kind == "misread":
+        out[:, :, 1] = slips[:, :, 1] * MISREAD_SHARE
+    else:
+        out[:, :, 1] = MISREAD_SHARE + slips[:, :, 1] * (1.0 - MISREAD_SHARE)
+    return out
 
 
 def no_slips(games: int) -> npt.NDArray[np.float64]:

@@ -8,7 +8,7 @@ the clean rate, measured on the same deals.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pytest
@@ -37,6 +37,7 @@ from solver.core.simulate import (
     play_compiled,
     play_reference,
     simulate,
+    slips_of_kind,
 )
 from solver.core.table_rules import rules_for
 from tests.solver.test_agents_fast import (
@@ -190,6 +191,31 @@ def test_a_random_move_is_uniform_over_the_placeable_moves() -> None:
     moves = [slipped_moves(opening, slip_of(opening, 1.0, (0.0, 0.9, u)))[0] for u in (0, 0.5, 0.9)]
     assert [m.segment for m in moves] == [3, 3, 3]
     assert len({m.card for m in moves}) == 3
+
+
+@pytest.mark.parametrize("kind", ["misread", "random"])
+def test_slips_of_one_kind_slip_at_the_same_moments_only_that_way(
+    kind: Literal["misread", "random"],
+) -> None:
+    seats = parse_colours("SSMM/SMSM/MMSS")
+    view = _view_after_three_moves(seats)  # a face-down card to misread: no misread is None
+    slips = draw_slips(300, 5)
+    kept = slips_of_kind(slips, kind)
+    assert np.array_equal(kept[:, :, [0, 2]], slips[:, :, [0, 2]])
+    kinds = {slip_of(view, 1.0, (0.0, float(u[1]), float(u[2]))) for u in kept.reshape(-1, 3)}
+    assert {k.kind for k in kinds if k is not None} == {kind}
+    assert None not in kinds
+
+
+def test_on_the_base_clock_random_moves_cost_far_more_than_misreads() -> None:
+    # What the strength table's last lines measure: each kind alone, as often as in the mix.
+    seats = parse_colours("SSMM/SMSM/MMSS")
+    plan = h_plan(BASE, seats)
+    values, slips = draw_values(seats, 5000, 4), draw_slips(5000, 4)
+    clean = pass_count(BASE, seats, plan, 3, values)
+    misread = pass_count(BASE, seats, plan, 3, values, "auto", 0.1, slips_of_kind(slips, "misread"))
+    random = pass_count(BASE, seats, plan, 3, values, "auto", 0.1, slips_of_kind(slips, "random"))
+    assert clean - random > 3 * (clean - misread) > 0
 
 
 # --- Both engines slip the same way ----------------------------------------------------------
