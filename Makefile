@@ -65,6 +65,7 @@ messages: install
 bench: install
 	$(BIN)/python -m solver.bench_solver
 	$(BIN)/python -m solver.core.bench_panel
+	$(BIN)/python -m solver.core.bench_panel --exact
 	$(BIN)/python -m solver.core.bench_postmortem
 	$(BIN)/python -m campaigns.definitions.bench_community
 	$(BIN)/python scripts/bench_live.py

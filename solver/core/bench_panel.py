@@ -17,7 +17,9 @@ best of them fine-tuned on all four) is
 computed first and both searches start from it, as a hint does once the prefill has stored
 that prior; ``--without-clock-prior`` starts them from the table size's prior instead.
 ``--other-tables`` plays the 3- and 4-player clocks at colours outside those four patterns
-(:data:`OTHER_TABLES`): one prior serves every pattern of a table size.
+(:data:`OTHER_TABLES`): one prior serves every pattern of a table size. ``--exact`` plays
+only the exactly-twelve convention (``exact``), which no search offers yet, on the clocks
+it applies to, against perfect information on the same deals.
 
 Prints numbers and asserts nothing about time; the load average is printed with each clock.
 """
@@ -37,7 +39,7 @@ from .clock_prior import PRIOR_EFFORT, PRIOR_SEARCHES, search_prior
 from .genes import Genes
 from .plans import Plan
 from .search import SLIP_RATE, recommend
-from .simulate import draw_slips, draw_values, pass_count
+from .simulate import deal_of, draw_slips, draw_values, pass_count, play_reference
 from .table_rules import compiled_engine_models
 
 TABLES = {2: "SSMM+SM/SMMM+SS", 3: "SSMM/SMMM/SSMM", 4: "SSM/MMS/SMS/MSM"}
@@ -175,6 +177,53 @@ def run_case(
     return out
 
 
+def _exact_numbers(games: int, only: list[int] | None) -> None:
+    """The exactly-twelve convention (``exact``) on each panel clock it applies to: the seat
+    that opens best on 2,000 deals of their own, then its clean rate on ``games`` evaluation
+    deals beside perfect information's on the same deals (``oracle.solve``). The reference
+    engine plays it: about 2 ms a game."""
+    from .exact import convention_for
+    from .oracle import solve
+
+    print(f"exactly twelve: clean rates on {games:,} evaluation deals, reference engine")
+    for number, case in enumerate(PANEL, 1):
+        convention = convention_for(case.clock())
+        if convention is None or (only and number not in only):
+            continue
+        started = time.perf_counter()
+        clock, seats = case.clock(), case.seats()
+        trial = draw_values(seats, 2_000, 31_337)
+        opener = max(range(1, case.players + 1), key=lambda o: (_exact_passes(case, o, trial), -o))
+        values = draw_values(seats, games, 424_242)
+        rate = _exact_passes(case, opener, values) / games
+        perfect = sum(solve(clock, seats, deal_of(seats, row)) is not None for row in values)
+        share = rate * games / perfect if perfect else 0.0
+        print(
+            f"{number:>2} {case.name:<46} {case.players:>1} seat {opener} opens: {rate:.4f}; "
+            f"perfect information {perfect / games:.4f}; {share:.3f} of it "
+            f"({'at least' if share >= 0.25 else 'under'} a quarter; "
+            f"{time.perf_counter() - started:.0f} s, {_load()})",
+            flush=True,
+        )
+
+
+def _exact_passes(case: Case, opener: int, values: Any) -> int:
+    """How many deals of ``values`` the table passes following the convention, ``opener``
+    (from 1) placing the first card."""
+    from .exact import convention_for, player
+    from .plans import h_plan
+
+    clock, seats = case.clock(), case.seats()
+    convention = convention_for(clock)
+    assert convention is not None
+    follow = player(convention)
+    plan = replace(h_plan(clock, seats), opener=opener)
+    return sum(
+        play_reference(clock, seats, plan, case.players, deal_of(seats, row), follow).passed
+        for row in values
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m solver.core.bench_panel", description=__doc__)
     parser.add_argument("--seeds", type=int, default=5)
@@ -200,7 +249,16 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="also print each seed's rate with slips, for both searches",
     )
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="only the exactly-twelve convention (solver.core.exact) on the clocks it applies "
+        "to, against perfect information on the same deals",
+    )
     args = parser.parse_args(argv)
+    if args.exact:
+        _exact_numbers(args.games, args.only)
+        return
     print(
         f"special-clock panel: {args.seeds} seeds, effort {args.effort}, face-up = players, "
         f"slip rate {SLIP_RATE}; "

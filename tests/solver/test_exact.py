@@ -1,0 +1,122 @@
+"""The exactly-twelve convention (solver.core.exact): where it applies, what each priority
+plays, and that a table following it passes deals the plans of targets and weights lose."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from rules.cards import Card, Colour
+from rules.clock import Clock
+from rules.layout import Move
+from rules.seats import parse_colours
+from solver.core.agents import PublicMove, View
+from solver.core.exact import Convention, convention_for, player, ranked
+from solver.core.plans import h_plan
+from solver.core.simulate import deal_of, draw_values, play_reference
+
+S, M = Colour.SUN, Colour.MOON
+LONE_SUN = Clock.from_json(
+    {"id": "5-1", "rules": [{"kind": "colours", "segment": 6, "sun": 1, "moon": 0}]}
+)
+SEATS = parse_colours("SSM/MMS/SMS/MSM")
+
+
+def _rule_clock(start: int, *rules: dict[str, object]) -> Clock:
+    clock_id = "5-1" if start == 1 else "5-2"
+    clock = Clock.from_json({"id": clock_id, "rules": list(rules)})
+    return replace(clock, start=start)
+
+
+def test_it_applies_where_the_segment_read_last_holds_one_card() -> None:
+    assert convention_for(LONE_SUN) == Convention((1, 2, 3, 4, 5, 6), S)
+    moon = _rule_clock(1, {"kind": "colours", "segment": 6, "sun": 0, "moon": 1})
+    assert convention_for(moon) == Convention((1, 2, 3, 4, 5, 6), M)
+    # Read from segment 3, segment 2 is read last; either colour may lie there.
+    turned = _rule_clock(3, {"kind": "card_count", "segment": 2, "count": 1})
+    convention = convention_for(turned)
+    assert convention == Convention((3, 4, 5, 6, 1, 2), None)
+    assert convention.lone == 2 and convention.rest == 3
+    assert convention.exact == (1, 6, 5, 4)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        [],  # the base clock
+        [{"kind": "max_cards", "segment": 5, "count": 1}],  # one card, but not read last
+        [{"kind": "card_count", "segment": 6, "count": 2}],  # read last, but two cards
+    ],
+)
+def test_it_does_not_apply_elsewhere(rules: list[dict[str, object]]) -> None:
+    assert convention_for(Clock.from_json({"id": "5-1", "rules": rules})) is None
+
+
+def _view(
+    hand: list[Card], board: list[tuple[int, int, Card, bool]], face_up_left: int = 0
+) -> View:
+    """Seat 1's view (index 0): ``board`` as (seat index, segment, card, face up)."""
+    public = tuple(
+        PublicMove(seat, segment, card.colour, up, card.value if up else None)
+        for seat, segment, card, up in board
+    )
+    own = tuple(card if seat == 0 else None for seat, _, card, _ in board)
+    plan = h_plan(LONE_SUN, SEATS)
+    return View(0, LONE_SUN, SEATS, plan, tuple(hand), public, own, face_up_left)
+
+
+def _first(view: View) -> Move:
+    return ranked(view, convention_for(LONE_SUN) or Convention((), None))[0]
+
+
+def test_the_sun_12_goes_alone_on_the_last_segment_first() -> None:
+    view = _view([Card(S, 3), Card(S, 12), Card(M, 9)], [(3, 3, Card(M, 9), True)], 3)
+    assert _first(view) == Move(Card(S, 12), 6)
+
+
+def test_a_face_up_segment_is_finished_to_exactly_12() -> None:
+    view = _view([Card(S, 3), Card(M, 5), Card(M, 8)], [(3, 3, Card(M, 7), True)])
+    assert _first(view) == Move(Card(M, 5), 3)
+
+
+def test_a_card_ones_own_segment_needs_is_kept_for_it() -> None:
+    # Seat 1 opened segment 4 with its 6 and holds 1 and 5 to finish it: the 1 that would
+    # finish segment 3 (11, face up) stays, and segment 4 gets its next card.
+    board = [(0, 4, Card(S, 6), False), (1, 3, Card(M, 11), True)]
+    view = _view([Card(S, 1), Card(M, 5)], board)
+    assert _first(view) == Move(Card(M, 5), 4)
+    # Without a segment of its own to feed, the 1 finishes segment 3.
+    view = _view([Card(S, 1), Card(M, 5)], [(1, 3, Card(M, 11), True)])
+    assert _first(view) == Move(Card(S, 1), 3)
+
+
+def test_a_segment_is_opened_face_down_only_with_cards_that_make_12() -> None:
+    # 3 + 4 + 5 = 12: the latest empty segment, opened with the largest of them.
+    assert _first(_view([Card(M, 3), Card(S, 4), Card(M, 5)], [])) == Move(Card(M, 5), 5)
+    # 2 + 4 + 9 makes no 12: face up while the table has some, else the first segment.
+    hand = [Card(M, 2), Card(S, 4), Card(M, 9)]
+    assert _first(_view(hand, [], 2)) == Move(Card(M, 9), 5, True)
+    assert _first(_view(hand, [])) == Move(Card(M, 2), 1)
+
+
+def test_a_card_nothing_else_takes_keeps_a_face_up_segment_at_or_below_12() -> None:
+    board = [(2, 2, Card(M, 9), True)]
+    # 11 would take segment 2 past 12, 2 keeps it at 11: the 2 goes there, face down.
+    assert _first(_view([Card(M, 2), Card(S, 11)], board)) == Move(Card(M, 2), 2)
+    # Nothing fits: the smallest card goes to the first segment read.
+    assert _first(_view([Card(M, 4), Card(S, 11)], board)) == Move(Card(M, 4), 1)
+
+
+def test_a_table_following_it_passes_deals_the_plans_lose() -> None:
+    # The panel's "1 Sun on 6 (alone)": every game ends legally (the referee checks each
+    # move), and the convention passes several times the deals the "H" plan does.
+    values = draw_values(SEATS, 2000, 424_242)
+    plan = replace(h_plan(LONE_SUN, SEATS), opener=4)
+    follow = player(convention_for(LONE_SUN) or Convention((), None))
+    with_it = without = 0
+    for row in values:
+        deal = deal_of(SEATS, row)
+        with_it += play_reference(LONE_SUN, SEATS, plan, 4, deal, follow).passed
+        without += play_reference(LONE_SUN, SEATS, plan, 4, deal).passed
+    assert with_it > 3 * max(without, 5)
