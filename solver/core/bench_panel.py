@@ -224,7 +224,7 @@ def _exact_passes(case: Case, opener: int, values: Any) -> int:
     )
 
 
-def main(argv: list[str] | None = None) -> None:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m solver.core.bench_panel", description=__doc__)
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--effort", type=float, default=0.5, help="search effort (hints: 0.5)")
@@ -255,7 +255,11 @@ def main(argv: list[str] | None = None) -> None:
         help="only the exactly-twelve convention (solver.core.exact) on the clocks it applies "
         "to, against perfect information on the same deals",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = _parser().parse_args(argv)
     if args.exact:
         _exact_numbers(args.games, args.only)
         return
