@@ -30,6 +30,7 @@ from rules.clock import Clock
 from rules.layout import Move
 from rules.seats import Seats
 
+from . import exact
 from .plans import SEGMENTS, Plan
 from .table_rules import (
     CARDS_IN_PLAY,
@@ -94,6 +95,9 @@ class Candidate:
 def rank_moves(view: View) -> list[Move]:
     """Every move this player could make, best first (the simulator takes the first move
     the referee accepts)."""
+    convention = exact.convention_for(view.clock) if view.plan.exact else None
+    if convention is not None:  # Plan.exact: the convention's move, then every other one
+        return exact.ranked(view, convention)
     return [c.move for c in rank_candidates(view)]
 
 
@@ -345,6 +349,8 @@ def slipped_moves(view: View, slip: Slip | None) -> list[Move]:
     if slip is None:
         return rank_moves(view)
     if slip.kind == "misread":
+        if view.plan.exact and exact.convention_for(view.clock) is not None:
+            return rank_moves(view)  # the convention reads no hidden value: nothing to misread
         ranked = _candidates(view, (slip.index, slip.error))
         ranked.sort(key=lambda c: (c.tier, -c.score))
         return [c.move for c in ranked]

@@ -39,7 +39,7 @@ from .clock_prior import PRIOR_EFFORT, PRIOR_SEARCHES, search_prior
 from .genes import Genes
 from .plans import Plan
 from .search import SLIP_RATE, recommend
-from .simulate import deal_of, draw_slips, draw_values, pass_count, play_reference
+from .simulate import deal_of, draw_slips, draw_values, pass_count
 from .table_rules import compiled_engine_models
 
 TABLES = {2: "SSMM+SM/SMMM+SS", 3: "SSMM/SMMM/SSMM", 4: "SSM/MMS/SMS/MSM"}
@@ -181,7 +181,7 @@ def _exact_numbers(games: int, only: list[int] | None) -> None:
     """The exactly-twelve convention (``exact``) on each panel clock it applies to: the seat
     that opens best on 2,000 deals of their own, then its clean rate on ``games`` evaluation
     deals beside perfect information's on the same deals (``oracle.solve``). The reference
-    engine plays it: about 2 ms a game."""
+    engine plays it (``Plan.exact``): about 2 ms a game."""
     from .exact import convention_for
     from .oracle import solve
 
@@ -210,18 +210,11 @@ def _exact_numbers(games: int, only: list[int] | None) -> None:
 def _exact_passes(case: Case, opener: int, values: Any) -> int:
     """How many deals of ``values`` the table passes following the convention, ``opener``
     (from 1) placing the first card."""
-    from .exact import convention_for, player
     from .plans import h_plan
 
     clock, seats = case.clock(), case.seats()
-    convention = convention_for(clock)
-    assert convention is not None
-    follow = player(convention)
-    plan = replace(h_plan(clock, seats), opener=opener)
-    return sum(
-        play_reference(clock, seats, plan, case.players, deal_of(seats, row), follow).passed
-        for row in values
-    )
+    plan = replace(h_plan(clock, seats), opener=opener, exact=True)
+    return pass_count(clock, seats, plan, case.players, values)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -8,7 +8,7 @@ from dataclasses import replace
 from .genes import Genes
 from .hint_result import Alternative, plan_size
 from .plans import Plan
-from .search_run import SIMPLEST_WITHIN, Measured, Run
+from .search_run import Measured, Run, simplest_floor
 from .simulate import wilson
 from .words import plan_speech
 
@@ -22,7 +22,7 @@ def distinct(run: Run, alternatives: list[Alternative]) -> list[Alternative]:
     """The plans to offer, recommended first: plans that say the same lines aloud are
     offered once (the first, with the kinds of all), "simplest" only where it is simpler
     aloud than the recommended plan (fewer sentences, or at most SIMPLER_WORDS of the
-    words) and within SIMPLEST_WITHIN of its rate with slips, and "bold" only where its
+    words) and within ``simplest_floor`` of its rate with slips, and "bold" only where its
     clean rate is higher than the recommended plan's (else the recommended plan is the bold
     one too)."""
     merged: list[tuple[tuple[str, ...], Alternative]] = []
@@ -46,7 +46,7 @@ def distinct(run: Run, alternatives: list[Alternative]) -> list[Alternative]:
                 other.sentences < first.sentences
                 or other.word_count <= SIMPLER_WORDS * first.word_count
             )
-            and other.pass_rate_with_slips >= first.pass_rate_with_slips - SIMPLEST_WITHIN
+            and other.pass_rate_with_slips >= simplest_floor(first.pass_rate_with_slips)
         ):
             other = replace(other, kinds=tuple(k for k in other.kinds if k != "simplest"))
         if "bold" in other.kinds and other is not first and other.pass_rate <= first.pass_rate:
@@ -131,8 +131,8 @@ def simpler(genes: Genes) -> list[Genes]:
 
 
 def simplest(run: Run, measured: list[Measured], recommended: int) -> int:
-    """The plan for the "simplest" role: within SIMPLEST_WITHIN of the recommended plan's
-    rate with slips, other lines aloud, and simpler (see :func:`distinct`); the fewest
+    """The plan for the "simplest" role: at least ``simplest_floor`` of the recommended
+    plan's rate with slips, other lines aloud, and simpler (see :func:`distinct`); the fewest
     sentences, then words, then the best rate with slips. The recommended one if none is."""
 
     def said(plan: Plan) -> tuple[tuple[str, ...], int]:
@@ -140,7 +140,7 @@ def simplest(run: Run, measured: list[Measured], recommended: int) -> int:
         return speech.lines, len(" ".join((*speech.lines, *speech.details)).split())
 
     lines, words = said(measured[recommended][0])
-    floor = measured[recommended][2] - SIMPLEST_WITHIN
+    floor = simplest_floor(measured[recommended][2])
     best: tuple[int, int, float] | None = None
     chosen = recommended
     for index, (plan, _, with_slips, sentences, _) in enumerate(measured):
@@ -162,7 +162,7 @@ def roles(measured: list[tuple[Plan, float, float, int, dict[str, str]]]) -> dic
     indices = range(len(measured))
     recommended = max(indices, key=lambda i: (measured[i][2], measured[i][1], -i))
     bold = max(indices, key=lambda i: (measured[i][1], measured[i][2], -i))
-    floor = measured[recommended][2] - SIMPLEST_WITHIN
+    floor = simplest_floor(measured[recommended][2])
     simplest = min(
         (i for i in indices if measured[i][2] >= floor),
         key=lambda i: (measured[i][3], -measured[i][2], i),

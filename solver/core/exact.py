@@ -20,21 +20,26 @@ open your own on the latest empty segment; while face-up cards are left, open wi
 add to a face-up segment, open with 4-9; a card nothing else takes on a face-up segment it
 keeps at or below 12; else your smallest card face down on the first segment read.
 
-Only the reference engine plays it (``simulate.play_reference`` with :func:`player`).
+A plan says it with ``Plan.exact`` (``agents.rank_moves`` then ranks by :func:`ranked`).
+Only the reference engine plays it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from rules.cards import Card, Colour
 from rules.clock import Clock
 from rules.layout import Move
 
-from .agents import View, rank_moves
 from .plans import lone_segment, reading_order, rule_params
+
+if TYPE_CHECKING:  # agents imports this module
+    from .agents import View
 
 TOP = 12  # the lone card, and what every segment read before it ends at
 
@@ -64,6 +69,7 @@ class Convention:
         return card.value == TOP and self.colour in (None, card.colour)
 
 
+@lru_cache(maxsize=64)  # a few clocks at a time; every decision asks
 def convention_for(clock: Clock) -> Convention | None:
     """The convention on ``clock``, or None: where the segment read last holds one card only
     (``plans.lone_segment``), of the colour a ``colours`` rule there names."""
@@ -112,13 +118,16 @@ def _making(cards: Sequence[Card], total: int) -> tuple[Card, ...] | None:
 
 
 def ranked(view: View, convention: Convention) -> list[Move]:
-    """This player's move by the convention's priorities (module docstring), then the
-    plan's own ranking (``agents.rank_moves``) should the referee refuse it."""
-    move = _choose(view, convention)
-    return [move, *rank_moves(view)]
+    """:func:`choose`'s move, then every other move of this player face down (cards in hand
+    order, segments in reading order), for a referee that refuses it (a placement rule the
+    convention does not know)."""
+    move = choose(view, convention)
+    others = (Move(card, s) for card in sorted(view.hand) for s in convention.order)
+    return [move, *(m for m in others if m != move)]
 
 
-def _choose(view: View, c: Convention) -> Move:  # noqa: C901 - one branch per priority
+def choose(view: View, c: Convention) -> Move:  # noqa: C901 - one branch per priority
+    """This player's move by the convention's priorities (module docstring)."""
     board = _board(view)
     me = view.seat
     hand = sorted(view.hand, key=lambda card: (card.value, card.colour.value))
@@ -188,12 +197,3 @@ def _choose(view: View, c: Convention) -> Move:  # noqa: C901 - one branch per p
             if known is not None and known + card.value <= TOP:
                 return Move(card, s)
     return Move((usable or hand)[0], c.rest)
-
-
-def player(convention: Convention) -> Callable[[View], list[Move]]:
-    """A player for ``simulate.play_reference`` that follows the convention."""
-
-    def play(view: View) -> list[Move]:
-        return ranked(view, convention)
-
-    return play

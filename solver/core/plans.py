@@ -25,13 +25,14 @@ seats 1..players in seating order, both as people say them::
                                              # there (a colour rule's Sun holder, ...)
       "bands": {"6": [8, 12]},               # optional: segment -> preferred card values
       "band_weight": 1.0,                    # cost per point a card falls outside its band
-      "lone": {"5": 10}                      # optional: segment -> the smallest card that goes
+      "lone": {"5": 10},                     # optional: segment -> the smallest card that goes
                                              # there alone ("no clock left behind", below)
+      "exact": true                          # optional: the exactly-twelve convention (below)
     }
 
 Every key except ``version`` and ``targets`` may be left out and takes the default above
-(``owners``, ``bands`` and ``lone`` default to none). Unknown keys are refused so that a typo
-in a hand-edited plan file does not silently fall back to a default.
+(``owners``, ``bands`` and ``lone`` default to none, ``exact`` to false). Unknown keys are
+refused so that a typo in a hand-edited plan file does not silently fall back to a default.
 
 A lone segment (``lone``) is the convention for a clock whose rule lets a segment read late
 hold one card only (``card_count`` 1, ``max_cards`` 1, ``colours`` with one card): that card
@@ -42,6 +43,12 @@ a smaller card there, or a segment before it pushed past its cap or past the nex
 comes after every move that keeps the plan; while it is empty the players count it as
 holding its floor when they keep the totals rising; its card goes face up while the budget
 lasts.
+
+Where the segment read last holds one card only, ``exact`` plays the exactly-twelve
+convention instead (``exact.py``: that segment takes the 12 alone, the four before it end at
+exactly 12): its players follow that convention's priorities and fall back on the rest of
+the plan only for a move the referee refuses. Only the reference engine plays it; on a clock
+where the convention does not apply the flag changes nothing.
 """
 
 from __future__ import annotations
@@ -65,7 +72,7 @@ _DEFAULTS: dict[str, float] = {
     "face_up_threshold": 3.0,
     "band_weight": 1.0,
 }
-_KEYS = {"version", "targets", "opener", "owners", "bands", "lone", *_DEFAULTS}
+_KEYS = {"version", "targets", "opener", "owners", "bands", "lone", "exact", *_DEFAULTS}
 # Bounds keep hand-edited plans within what the simulated players can act on sensibly.
 _BOUNDS: dict[str, tuple[float, float]] = {
     "need_weight": (0.0, 1.0),
@@ -94,6 +101,7 @@ class Plan:
     bands: dict[int, tuple[int, int]] = field(default_factory=dict)
     band_weight: float = 1.0
     lone: dict[int, int] = field(default_factory=dict)  # segment -> smallest card there
+    exact: bool = False  # the exactly-twelve convention (exact.py)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -112,6 +120,8 @@ class Plan:
             data["band_weight"] = self.band_weight
         if self.lone:
             data["lone"] = {str(s): v for s, v in sorted(self.lone.items())}
+        if self.exact:
+            data["exact"] = True
         return data
 
     @classmethod
@@ -169,7 +179,11 @@ class Plan:
         for key, floor in raw_lone.items():
             segment = _segment(key, "plan.lone")
             lone[segment] = int(_number(floor, f"plan.lone.{key}", 1, 12))
+        exact = data.get("exact", False)
+        if not isinstance(exact, bool):
+            raise ValueError(f"plan.exact: expected true or false, got {exact!r}")
         return cls(
+            exact=exact,
             targets=parsed_targets,
             opener=opener,
             owners=owners,

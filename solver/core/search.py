@@ -14,8 +14,9 @@ Slips: plans are raced and fine-tuned on their rate **with slips** (``agents.sli
 the hint's slip rate), every plan meeting the same slips on the same deals. The search then
 measures a few candidates clean and with slips — the leader, simpler versions of it, the best
 clean plan of the last round and the prior — and offers up to three (:class:`Alternative`):
-recommended (best with slips), simplest (fewest sentences within 0.05 of it) and bold (best
-clean rate). Each is reported clean and with slips on the fresh deals.
+recommended (best with slips), simplest (fewest sentences within 0.05 of it, and at least
+half of it) and bold (best clean rate). Each is reported clean and with slips on the fresh
+deals.
 
 Never worse than the clean search: a search on slips first runs the clean search (slip rate
 0, the same seeds), whose candidates join the choice, and its recommended plan must beat
@@ -36,7 +37,7 @@ import numpy as np
 from rules.clock import Clock
 from rules.seats import Seats
 
-from . import choice
+from . import choice, exact
 from .genes import (
     Genes,
     descend,
@@ -319,6 +320,12 @@ def _choose(
             if run.genes(plan) is None:
                 run.genes_of.append((plan, genes))
     choices = choices[:CHOICES]
+    if exact.convention_for(run.clock) is not None:
+        # The exactly-twelve convention, where the segment read last takes one card: no
+        # genes, a candidate of its own (the leader's opener; the reference engine plays it).
+        conventional = replace(run.plan(leader), exact=True)
+        if conventional not in choices:
+            choices.append(conventional)
     choices += [plan for plan in pooled if plan not in choices]
     measured: list[Measured] = []
     n = len(values)

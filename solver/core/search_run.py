@@ -63,6 +63,15 @@ SEARCH, FRESH, BREED, OPENERS = 1, 2, 3, 4
 
 SLIP_RATE = 0.05  # a hint's default: a slip every twenty decisions
 SIMPLEST_WITHIN = 0.05  # the simplest plan may lose this much of the rate with slips
+
+
+def simplest_floor(rate_with_slips: float) -> float:
+    """The least rate with slips a "simplest" plan may pass beside a recommended one at
+    ``rate_with_slips``: SIMPLEST_WITHIN less, and at least half of it, so that where plans
+    pass few deals (the clocks left behind) no plan that passes none is offered as simpler."""
+    return max(rate_with_slips - SIMPLEST_WITHIN, rate_with_slips / 2)
+
+
 # The share of the progress bar the odds take when they are computed; the search takes the
 # rest, in proportion to the games it plays, so the bar moves at an even pace to 100.
 ODDS_SHARE = 12
@@ -209,7 +218,7 @@ class Run:
         # the long evaluations at the end (the reference engine, for clocks with rule kinds
         # the compiled one lacks, plays only a few hundred games a second).
         rate = self.slip_rate if slip_rate is None else slip_rate
-        step = SLICE if self.compiled else 25
+        step = SLICE if self.compiled and not plan.exact else 25
         clock, seats, face_up = self.clock, self.seats, self.face_up
         passed = 0
         for start in range(0, len(values), step):

@@ -82,7 +82,7 @@ class TableRules:
     opener: int  # seat index, 0-based
     seat_suns: tuple[int, ...]
     seat_moons: tuple[int, ...]
-    compiled_ok: bool  # every rule kind is one the compiled engine models
+    compiled_ok: bool  # every rule kind is one the compiled engine models, and the plan too
 
     def position(self, segment: int) -> int:
         return self.order.index(segment)
@@ -205,5 +205,5 @@ def _table_rules(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
         opener=(plan.opener - 1) % players,
         seat_suns=tuple(x.count("S") for x in letters),
         seat_moons=tuple(x.count("M") for x in letters),
-        compiled_ok=compiled_engine_models(clock),
+        compiled_ok=compiled_engine_models(clock) and not plan.exact,
     )

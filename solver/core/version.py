@@ -9,4 +9,4 @@ prefill_plans``, and the beat task). A change that only re-words a plan needs no
 words are written when a hint is read.
 """
 
-SOLVER_VERSION = 25
+SOLVER_VERSION = 26

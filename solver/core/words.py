@@ -4,10 +4,11 @@ Only things a table may say in the discussion phase appear here: targets, who co
 segment, how to read a face-down card, when to play face up, who opens. What the table says
 aloud is at most three short lines (``plan_speech``): the targets; who opens, who alone
 covers a segment and which card goes alone on a segment (``Plan.lone``); how many cards may
-go face up, and when. Everything else (the clock's other rules, value bands, how to read a
-face-down card, keeping the totals rising) is the fine print, said in plain words behind
-"Why / details". Players are named when the table gives its names (plain strings, in seat
-order), else called by their seat.
+go face up, and when. A plan of the exactly-twelve convention (``Plan.exact``) says that
+convention in three lines instead. Everything else (the clock's other rules, value bands,
+how to read a face-down card, keeping the totals rising) is the fine print, said in plain
+words behind "Why / details". Players are named when the table gives its names (plain
+strings, in seat order), else called by their seat.
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rules.cards import Colour
 from rules.clock import Clock
 from rules.i18n import LANGUAGES, join_numbers, join_words
 from rules.seats import Seats
 
+from . import exact
 from .plans import AVERAGE_CARD, SEGMENTS, Plan, equal_positions, reading_order, rule_params
 
 _T: dict[str, dict[str, str]] = {
@@ -172,6 +175,60 @@ _T: dict[str, dict[str, str]] = {
         "nl": "Op de segmenten {s} leg je waar het kan kaarten van {lo} of hoger.",
         "ja": "区画{s}には、なるべく{lo}以上のカードを。",
     },
+    # The exactly-twelve convention (plans.Plan.exact, exact.py), instead of the lines above.
+    "exact_aim": {
+        "en": "Segments {s} each end at exactly 12; segment {r} takes the rest.",
+        "nl": "De segmenten {s} eindigen elk op precies 12; segment {r} krijgt de rest.",
+        "ja": "区画{s}はそれぞれちょうど12に、区画{r}は残りを受け持ちます。",
+    },
+    "exact_lone": {
+        "en": "{card} goes alone on segment {s}, at the first turn of whoever holds it.",
+        "nl": "{card} gaat alleen op segment {s}, bij de eerste beurt van wie hem heeft.",
+        "ja": "{card}は、持っている人が最初の手番で区画{s}に1枚だけ置きます。",
+    },
+    "the_sun_12": {"en": "The Sun 12", "nl": "De zon 12", "ja": "太陽の12"},
+    "the_moon_12": {"en": "The Moon 12", "nl": "De maan 12", "ja": "月の12"},
+    "a_12": {"en": "A 12 (the first one)", "nl": "Een 12 (de eerste)", "ja": "12（最初の1枚）"},
+    "exact_open": {
+        "en": "We may play {n} face up: open a segment face down only with your own cards "
+        "that make it 12, otherwise face up.",
+        "nl": "We mogen er {n} open spelen: open een segment alleen dicht met eigen kaarten "
+        "die samen 12 maken, anders open.",
+        "ja": "表向きは{n}枚まで。自分のカードでちょうど12にできる区画だけ伏せて始め、"
+        "それ以外は表向きで始めます。",
+    },
+    "exact_open_down": {
+        "en": "Open a segment only with your own cards that make it 12.",
+        "nl": "Begin een segment alleen met eigen kaarten die samen 12 maken.",
+        "ja": "自分のカードでちょうど12にできる区画だけ始めます。",
+    },
+    "exact_own": {
+        "en": "A segment you open face down is yours: keep the cards it needs, and only you "
+        "add to it.",
+        "nl": "Een segment dat jij dicht opent, is van jou: houd de kaarten die het nodig "
+        "heeft, en alleen jij legt erbij.",
+        "ja": "伏せて始めた区画はあなたの担当。必要なカードは取っておき、ほかの人は置きません。",
+    },
+    "exact_finish": {
+        "en": "A face-down card on a face-up segment makes it 12, or as close below 12 as you can.",
+        "nl": "Een dichte kaart op een open segment maakt het 12, of zo dicht onder 12 als "
+        "je kunt.",
+        "ja": "表向きの区画に伏せて置くカードは、合計をちょうど12に、"
+        "できなければ12未満でなるべく近くにします。",
+    },
+    "exact_face_up": {
+        "en": "Face up, first open a segment with a 10 to 12, then add to a face-up segment, "
+        "then open one with a 4 to 9.",
+        "nl": "Open speel je eerst een 10 tot 12 op een leeg segment, dan bij op een open "
+        "segment, dan een 4 tot 9 op een leeg segment.",
+        "ja": "表向きは、まず10〜12で空いた区画を始め、次に表向きの区画に足し、"
+        "次に4〜9で空いた区画を始めます。",
+    },
+    "exact_rest": {
+        "en": "A card that fits nowhere else goes to segment {r}.",
+        "nl": "Een kaart die nergens anders past, gaat naar segment {r}.",
+        "ja": "どこにも合わないカードは区画{r}へ。",
+    },
 }
 
 
@@ -222,6 +279,9 @@ def plan_speech(  # noqa: C901 - one branch per line the table hears
     ("en", "nl" or "ja"); ``names`` are the players' names in seat order, or None."""
     if lang not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {lang!r}")
+    convention = exact.convention_for(clock) if plan.exact else None
+    if convention is not None:
+        return _exact_speech(plan, clock, convention, face_up, lang, names)
     order = reading_order(clock)
     targets = [plan.targets[s - 1] for s in order]
 
@@ -292,6 +352,39 @@ def plan_speech(  # noqa: C901 - one branch per line the table hears
         details.append(say("open", lang))
     if face_up > 0:
         details.append(say("face_up_why", lang))
+    lines = (_join(first, lang), _join(second, lang), third, *unknown)
+    return Speech(lines, tuple(details), lang)
+
+
+def _exact_speech(
+    plan: Plan,
+    clock: Clock,
+    convention: exact.Convention,
+    face_up: int,
+    lang: str,
+    names: Sequence[str] | None,
+) -> Speech:
+    """The exactly-twelve convention said aloud (``plan_speech`` for ``Plan.exact``)."""
+    segments = join_numbers(sorted(convention.exact, key=convention.order.index), lang)
+    first = [say("exact_aim", lang, s=segments, r=convention.rest)]
+    if clock.start != 1:
+        first.insert(0, say("reading_from", lang, s=clock.start))
+    card = {None: "a_12", Colour.SUN: "the_sun_12", Colour.MOON: "the_moon_12"}
+    second = [
+        say("exact_lone", lang, card=say(card[convention.colour], lang), s=convention.lone),
+        say("opener", lang, who=seat_name(plan.opener - 1, lang, names)),
+    ]
+    third = say("exact_open", lang, n=face_up) if face_up else say("exact_open_down", lang)
+    unknown = [
+        say("described", lang, text=special.describe(lang))
+        for special in clock.rules
+        if not special.judged
+    ]
+    details = [special.describe(lang) for special in clock.rules if special.judged]
+    details += [say("exact_own", lang), say("exact_finish", lang)]
+    if face_up:
+        details.append(say("exact_face_up", lang))
+    details.append(say("exact_rest", lang, r=convention.rest))
     lines = (_join(first, lang), _join(second, lang), third, *unknown)
     return Speech(lines, tuple(details), lang)
 

@@ -1,5 +1,6 @@
 """The exactly-twelve convention (solver.core.exact): where it applies, what each priority
-plays, and that a table following it passes deals the plans of targets and weights lose."""
+plays, that a table following it passes deals the plans of targets and weights lose, and
+the plan that says it (Plan.exact): its JSON, its engine, its slips, its words, its hint."""
 
 from __future__ import annotations
 
@@ -11,10 +12,13 @@ from rules.cards import Card, Colour
 from rules.clock import Clock
 from rules.layout import Move
 from rules.seats import parse_colours
-from solver.core.agents import PublicMove, View
-from solver.core.exact import Convention, convention_for, player, ranked
-from solver.core.plans import h_plan
-from solver.core.simulate import deal_of, draw_values, play_reference
+from solver.core.agents import PublicMove, Slip, View, rank_moves, slipped_moves
+from solver.core.exact import Convention, choose, convention_for
+from solver.core.plans import Plan, h_plan
+from solver.core.search import recommend
+from solver.core.simulate import draw_values, pass_count
+from solver.core.table_rules import rules_for
+from solver.core.words import plan_speech
 
 S, M = Colour.SUN, Colour.MOON
 LONE_SUN = Clock.from_json(
@@ -67,7 +71,10 @@ def _view(
 
 
 def _first(view: View) -> Move:
-    return ranked(view, convention_for(LONE_SUN) or Convention((), None))[0]
+    """The move a player of an exact plan offers first (``agents.rank_moves``)."""
+    move = rank_moves(replace(view, plan=replace(view.plan, exact=True)))[0]
+    assert move == choose(view, convention_for(LONE_SUN) or Convention((), None))
+    return move
 
 
 def test_the_sun_12_goes_alone_on_the_last_segment_first() -> None:
@@ -113,10 +120,71 @@ def test_a_table_following_it_passes_deals_the_plans_lose() -> None:
     # move), and the convention passes several times the deals the "H" plan does.
     values = draw_values(SEATS, 2000, 424_242)
     plan = replace(h_plan(LONE_SUN, SEATS), opener=4)
-    follow = player(convention_for(LONE_SUN) or Convention((), None))
-    with_it = without = 0
-    for row in values:
-        deal = deal_of(SEATS, row)
-        with_it += play_reference(LONE_SUN, SEATS, plan, 4, deal, follow).passed
-        without += play_reference(LONE_SUN, SEATS, plan, 4, deal).passed
-    assert with_it > 3 * max(without, 5)
+    with_it = pass_count(LONE_SUN, SEATS, replace(plan, exact=True), 4, values)
+    assert with_it > 3 * max(pass_count(LONE_SUN, SEATS, plan, 4, values), 5)
+
+
+# --- A plan that says it ------------------------------------------------------------------
+
+
+def test_a_plan_carries_the_convention_in_its_json() -> None:
+    plan = replace(h_plan(LONE_SUN, SEATS), exact=True)
+    data = plan.to_json()
+    assert data["exact"] is True
+    assert Plan.from_json(data, players=4) == plan
+    assert "exact" not in replace(plan, exact=False).to_json()
+    with pytest.raises(ValueError, match="plan.exact"):
+        Plan.from_json({**data, "exact": "yes"})
+
+
+def test_only_the_reference_engine_plays_it() -> None:
+    plan = h_plan(LONE_SUN, SEATS)
+    assert rules_for(LONE_SUN, SEATS, plan).compiled_ok
+    assert not rules_for(LONE_SUN, SEATS, replace(plan, exact=True)).compiled_ok
+    values = draw_values(SEATS, 20, 3)
+    with pytest.raises(ValueError, match="compiled engine"):
+        pass_count(LONE_SUN, SEATS, replace(plan, exact=True), 4, values, "compiled")
+
+
+def test_on_a_clock_without_the_segment_the_flag_changes_nothing() -> None:
+    clock = Clock("2-1", 2, 1)
+    seats = parse_colours("SSMM/SMSM/MMSS")
+    plan = h_plan(clock, seats)
+    values = draw_values(seats, 300, 8)
+    flagged = replace(plan, exact=True)
+    assert pass_count(clock, seats, flagged, 3, values) == pass_count(clock, seats, plan, 3, values)
+    assert plan_speech(flagged, clock, seats, 3).lines == plan_speech(plan, clock, seats, 3).lines
+
+
+def test_a_misread_leaves_the_convention_alone_a_random_move_does_not() -> None:
+    board = [(1, 3, Card(M, 7), True), (2, 4, Card(S, 5), False)]
+    view = _view([Card(S, 3), Card(M, 5), Card(M, 8)], board)
+    view = replace(view, plan=replace(view.plan, exact=True))
+    assert slipped_moves(view, Slip("misread", 1, 2.0))[0] == Move(Card(M, 5), 3)
+    random = slipped_moves(view, Slip("random", 0))[0]
+    assert random != Move(Card(M, 5), 3)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", ["Segments 2, 3, 4 and 5 each end at exactly 12", "The Sun 12", "Dee opens"]),
+        ("nl", ["De segmenten 2, 3, 4 en 5 eindigen elk op precies 12", "De zon 12"]),
+        ("ja", ["区画2、3、4、5はそれぞれちょうど12", "太陽の12", "Deeから始めます"]),
+    ],
+)
+def test_the_table_says_it_in_three_lines(lang: str, said: list[str]) -> None:
+    plan = replace(h_plan(LONE_SUN, SEATS), opener=4, exact=True)
+    speech = plan_speech(plan, LONE_SUN, SEATS, 4, lang, ["Ada", "Bo", "Cy", "Dee"])
+    assert len(speech.lines) == 3
+    for part in said:
+        assert part in speech.said()
+    assert any("12" in detail for detail in speech.details)
+
+
+@pytest.mark.slow
+def test_a_hint_on_such_a_clock_recommends_it() -> None:
+    hint = recommend(LONE_SUN, SEATS, 4, seed=0, effort=0.1, compute_odds=False)
+    assert hint.plan.exact
+    assert hint.pass_rate_with_slips is not None and hint.pass_rate_with_slips > 0.01
+    assert "exactly 12" in hint.words["en"]

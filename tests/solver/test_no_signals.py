@@ -49,6 +49,20 @@ SUBJECTS = {
     "band_many": "where to place",
     "band_up": "where to place",
     "band_up_many": "where to place",
+    # The exactly-twelve convention (plans.Plan.exact): where to place which values, and
+    # how to read a placed card by where it went (a Sun on the last segment is the Sun 12,
+    # like the rulebook's own "whoever holds a 12 opens").
+    "exact_aim": "targets",
+    "exact_lone": "where to place",
+    "the_sun_12": "where to place",
+    "the_moon_12": "where to place",
+    "a_12": "where to place",
+    "exact_open": "face-up cards",
+    "exact_open_down": "where to place",
+    "exact_own": "who covers",
+    "exact_finish": "how to read a placed card",
+    "exact_face_up": "face-up cards",
+    "exact_rest": "where to place",
 }
 # Ways of passing information outside a game action: how, when or how fast a card is
 # placed, gestures, sounds, looks, a card's angle.
@@ -82,3 +96,16 @@ def test_the_plans_the_search_can_say_hold_no_signal(players: int) -> None:
         speech = plan_speech(plan, clock, seats, players, "en")
         text = " ".join((*speech.lines, *speech.details))
         assert not SIGNALS.search(text), text
+
+
+def test_the_exactly_twelve_convention_holds_no_signal() -> None:
+    seats = parse_colours("SSM/MMS/SMS/MSM")
+    clock = Clock.from_json(
+        {"id": "5-1", "rules": [{"kind": "colours", "segment": 6, "sun": 1, "moon": 0}]}
+    )
+    plan = genes.h_genes().plan(clock, seats).with_(exact=True)
+    for lang in ("en", "nl", "ja"):
+        speech = plan_speech(plan, clock, seats, 4, lang)
+        assert "12" in speech.lines[0]
+        if lang == "en":
+            assert not SIGNALS.search(" ".join((*speech.lines, *speech.details)))

@@ -276,6 +276,15 @@ def test_each_role_goes_to_the_plan_that_earns_it() -> None:
     assert choice.roles(measured) == {"recommended": 0, "simplest": 2, "bold": 1}
     # Nothing simpler within reach: the recommended plan is also the simplest.
     assert choice.roles(measured[:2])["simplest"] == 0
+    # Where plans pass few deals, "within 0.05" would take a plan that passes none: the
+    # simplest must also pass at least half of what the recommended one does.
+    few = [
+        (plans[0], 0.025, 0.020, 8, words),
+        (plans[1], 0.012, 0.011, 5, words),  # half of 0.020 and more: simpler, kept
+        (plans[2], 0.0, 0.0, 3, words),  # simpler still, but passes nothing
+    ]
+    assert choice.roles(few)["simplest"] == 1
+    assert choice.roles([few[0], few[2]])["simplest"] == 0
 
 
 def test_a_slip_rate_of_zero_selects_on_the_clean_rate() -> None:
@@ -362,6 +371,9 @@ def test_plans_that_say_the_same_lines_are_offered_once_with_all_their_kinds() -
     bolder = replace(bold, pass_rate=0.61)
     offered = choice.distinct(run, [offer(("recommended",), plan, 0.55), bolder])
     assert [a.kinds for a in offered] == [("recommended",), ("bold",)]
+    # Nor where it passes under half of what a recommended plan that passes few deals does.
+    low = [offer(("recommended",), plan, 0.02), offer(("simplest",), other, 0.009)]
+    assert [a.kinds for a in choice.distinct(run, low)] == [("recommended",)]
     # The recommended plan is never called the simplest.
     assert choice.distinct(run, [offer(("recommended", "simplest"), plan, 0.55)])[0].kinds == (
         "recommended",
