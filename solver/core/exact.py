@@ -122,8 +122,13 @@ def ranked(view: View, convention: Convention) -> list[Move]:
     order, segments in reading order), for a referee that refuses it (a placement rule the
     convention does not know)."""
     move = choose(view, convention)
-    others = (Move(card, s) for card in sorted(view.hand) for s in convention.order)
+    others = (_face_down(card, s) for card in sorted(view.hand) for s in convention.order)
     return [move, *(m for m in others if m != move)]
+
+
+@lru_cache(maxsize=24 * 6)
+def _face_down(card: Card, segment: int) -> Move:
+    return Move(card, segment)  # made once: every decision lists them all
 
 
 def choose(view: View, c: Convention) -> Move:  # noqa: C901 - one branch per priority
