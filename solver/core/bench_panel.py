@@ -18,8 +18,8 @@ computed first and both searches start from it, as a hint does once the prefill 
 that prior; ``--without-clock-prior`` starts them from the table size's prior instead.
 ``--other-tables`` plays the 3- and 4-player clocks at colours outside those four patterns
 (:data:`OTHER_TABLES`): one prior serves every pattern of a table size. ``--exact`` plays
-only the exactly-twelve convention (``exact``), which no search offers yet, on the clocks
-it applies to, against perfect information on the same deals.
+only the exactly-twelve convention (``exact``; the searches measure it too, where it
+applies) on the clocks it applies to, against perfect information on the same deals.
 
 Prints numbers and asserts nothing about time; the load average is printed with each clock.
 """
