@@ -22,9 +22,9 @@ def distinct(run: Run, alternatives: list[Alternative]) -> list[Alternative]:
     """The plans to offer, recommended first: plans that say the same lines aloud are
     offered once (the first, with the kinds of all), "simplest" only where it is simpler
     aloud than the recommended plan (fewer sentences, or at most SIMPLER_WORDS of the
-    words) and within ``simplest_floor`` of its rate with slips, and "bold" only where its
-    clean rate is higher than the recommended plan's (else the recommended plan is the bold
-    one too)."""
+    words) and at or above ``search_run.simplest_floor`` with slips (within SIMPLEST_WITHIN
+    of its rate, and at least half of it), and "bold" only where its clean rate is higher
+    than the recommended plan's (else the recommended plan is the bold one too)."""
     merged: list[tuple[tuple[str, ...], Alternative]] = []
     for other in alternatives:
         lines = plan_speech(other.plan, run.clock, run.seats, run.face_up, "en").lines
@@ -131,7 +131,7 @@ def simpler(genes: Genes) -> list[Genes]:
 
 
 def simplest(run: Run, measured: list[Measured], recommended: int) -> int:
-    """The plan for the "simplest" role: at least ``simplest_floor`` of the recommended
+    """The plan for the "simplest" role: at or above ``simplest_floor`` of the recommended
     plan's rate with slips, other lines aloud, and simpler (see :func:`distinct`); the fewest
     sentences, then words, then the best rate with slips. The recommended one if none is."""
 

@@ -14,7 +14,7 @@ every total public or known to one player, by what the table agrees before the g
   yours, and only you add to it); otherwise open it face up; a face-down card added to a
   face-up segment makes it 12, or as close below 12 as your cards allow.
 
-A player follows it by fixed priorities (:func:`ranked`): the 12 on the last segment;
+A player follows it by fixed priorities (:func:`choose`): the 12 on the last segment;
 finish a segment to 12, never with a card your own segments still need; continue your own;
 open your own on the latest empty segment; while face-up cards are left, open with 10-12,
 add to a face-up segment, open with 4-9; a card nothing else takes on a face-up segment it
