@@ -181,7 +181,7 @@ def _exact_numbers(games: int, only: list[int] | None) -> None:
     """The exactly-twelve convention (``exact``) on each panel clock it applies to: the seat
     that opens best on 2,000 deals of their own, then its clean rate on ``games`` evaluation
     deals beside perfect information's on the same deals (``oracle.solve``). The reference
-    engine plays it (``Plan.exact``): about 2 ms a game."""
+    engine plays it (``Plan.exact``): about 1 ms a game."""
     from .exact import convention_for
     from .oracle import solve
 

@@ -13,7 +13,7 @@ strings, in seat order), else called by their seat.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -324,17 +324,9 @@ def plan_speech(  # noqa: C901 - one branch per line the table hears
     else:
         third = say("no_face_up", lang)
 
-    # Every other special rule in the rule kind's own words (so new kinds need nothing here);
-    # a colour rule with an owner was said with its owner already.
-    unknown: list[str] = []
-    for special in clock.rules:
-        params = special.to_json()
-        if not special.judged:  # the table's own words: said aloud, as the plan ignores it
-            unknown.append(say("described", lang, text=special.describe(lang)))
-            continue
-        if params.get("kind") == "colours" and int(params["segment"]) in plan.owners:
-            continue
-        details.append(special.describe(lang))
+    # A colour rule with an owner was said with its owner already.
+    unknown, rules = _rules_said(clock, lang, owned=plan.owners.keys())
+    details += rules
     # One sentence per distinct band: "On segments 4, 5 and 6, play cards of 8 or more."
     by_band: dict[tuple[int, int], list[int]] = {}
     for segment in order:
@@ -365,7 +357,7 @@ def _exact_speech(
     names: Sequence[str] | None,
 ) -> Speech:
     """The exactly-twelve convention said aloud (``plan_speech`` for ``Plan.exact``)."""
-    segments = join_numbers(sorted(convention.exact, key=convention.order.index), lang)
+    segments = join_numbers(list(convention.order[1:-1]), lang)
     first = [say("exact_aim", lang, s=segments, r=convention.rest)]
     if clock.start != 1:
         first.insert(0, say("reading_from", lang, s=clock.start))
@@ -375,18 +367,31 @@ def _exact_speech(
         say("opener", lang, who=seat_name(plan.opener - 1, lang, names)),
     ]
     third = say("exact_open", lang, n=face_up) if face_up else say("exact_open_down", lang)
-    unknown = [
-        say("described", lang, text=special.describe(lang))
-        for special in clock.rules
-        if not special.judged
-    ]
-    details = [special.describe(lang) for special in clock.rules if special.judged]
+    unknown, details = _rules_said(clock, lang)
     details += [say("exact_own", lang), say("exact_finish", lang)]
     if face_up:
         details.append(say("exact_face_up", lang))
     details.append(say("exact_rest", lang, r=convention.rest))
     lines = (_join(first, lang), _join(second, lang), third, *unknown)
     return Speech(lines, tuple(details), lang)
+
+
+def _rules_said(
+    clock: Clock, lang: str, owned: Collection[int] = ()
+) -> tuple[list[str], list[str]]:
+    """The clock's special rules in each rule kind's own words (so new kinds need nothing
+    here): those the table wrote in its own words, said aloud as the plan ignores them
+    ("described"), and the others for the fine print, but for a colour rule on a segment
+    in ``owned`` (said with its owner already)."""
+    unknown: list[str] = []
+    said: list[str] = []
+    for special in clock.rules:
+        params = special.to_json()
+        if not special.judged:
+            unknown.append(say("described", lang, text=special.describe(lang)))
+        elif not (params.get("kind") == "colours" and int(params["segment"]) in owned):
+            said.append(special.describe(lang))
+    return unknown, said
 
 
 def plan_words(
