@@ -74,7 +74,7 @@ def what_if(
         clock = hint.clock()
     except RulesError as error:  # a definition saved before today's limits (MAX_RULES)
         raise HintError(error.in_language(current_lang()), "targets") from None
-    if compiled_engine_models(clock) and not (plan.exact or suggested.exact):
+    if compiled_engine_models(clock):
         round_games, most_games = WHAT_IF_GAMES, WHAT_IF_GAMES
     else:
         round_games, most_games = WHAT_IF_ROUND, WHAT_IF_GAMES // 10

@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from .agents import LONE_MISS, MISREAD_SHARE, SLIP_MISREAD
 from .plans import AVERAGE_CARD
-from .table_rules import CARDS_IN_PLAY, TableRules
+from .table_rules import ANY_COLOUR, CARDS_IN_PLAY, TableRules
 
 SEG = 6
 MAX_HAND = 6
@@ -37,7 +37,7 @@ class CompiledTable:
     floats: FloatArray  # rows: targets, vmin, vmax, band_lo, band_hi, lone_floor
     allowed: IntArray  # [position, seat]
     scalars: FloatArray  # need_weight, order_weight, open_bonus, threshold, band_weight, cap
-    info: IntArray  # players, opener, first0, first1, n_first, strict
+    info: IntArray  # players, opener, first0, first1, n_first, strict, exact_colour
 
 
 def pack(r: TableRules) -> CompiledTable:
@@ -66,7 +66,8 @@ def pack(r: TableRules) -> CompiledTable:
     )
     first = list(r.first) + [-1, -1]
     info = np.array(
-        [r.players, r.opener, first[0], first[1], len(r.first), int(r.strict)], dtype=np.int64
+        [r.players, r.opener, first[0], first[1], len(r.first), int(r.strict), r.exact_colour],
+        dtype=np.int64,
     )
     return CompiledTable(ints, floats, allowed, scalars, info)
 
@@ -102,6 +103,7 @@ def _play_one(
     w, order_w, open_bonus = scalars[0], scalars[1], scalars[2]
     threshold, band_w, cap = scalars[3], scalars[4], scalars[5]
     players, opener, n_first = info[0], info[1], info[4]
+    exact_colour = info[6]  # TableRules.exact_colour: -1 unless the plan is exact
 
     # Each seat's dealing slots sorted the way a player looks at their hand.
     order = np.empty((players, MAX_HAND), dtype=np.int64)
@@ -142,6 +144,7 @@ def _play_one(
     board_pos = np.zeros(CARDS_IN_PLAY, dtype=np.int64)
     board_seat = np.zeros(CARDS_IN_PLAY, dtype=np.int64)
     board_face = np.zeros(CARDS_IN_PLAY, dtype=np.int64)
+    free = np.zeros(MAX_HAND, dtype=np.int64)
 
     for t in range(CARDS_IN_PLAY):
         me = (opener + t) % players
@@ -197,6 +200,19 @@ def _play_one(
                     best_p = info[2 + t] if t < n_first else j
                     break
                 j -= per_card
+        exact_face = -1  # the exactly-twelve convention's face up (1) or down (0)
+        if best_slot < 0 and exact_colour >= 0:
+            n_free = 0
+            for k in range(n_slots[me]):
+                s = order[me, k]
+                if not (used[s] == 1 or (slot_extra[s] == 1 and not extras_in)):
+                    free[n_free] = s
+                    n_free += 1
+            best_slot, best_p, exact_face = _exact_first_legal(
+                me, t, free, n_free, values, slot_colour, exact_colour,
+                board_pos, board_seat, board_face, moves_out[:, 1], face_up_left,
+                info[2 + t] if t < n_first else -1,
+            )  # fmt: skip
         for k in range(n_slots[me] if best_slot < 0 else 0):
             s = order[me, k]
             if used[s] == 1 or (slot_extra[s] == 1 and not extras_in):
@@ -305,11 +321,15 @@ def _play_one(
         p = best_p
         v = values[s]
         b = _belief(targets[p], pub[p], w)
-        face_up = face_up_left > 0 and (
-            abs(v - b) >= threshold
-            or lone_floor[p] > 0.0
-            or equal_next[p] == 1
-            or equal_next[(p - 1) % SEG] == 1
+        face_up = exact_face == 1 or (
+            exact_face < 0
+            and face_up_left > 0
+            and (
+                abs(v - b) >= threshold
+                or lone_floor[p] > 0.0
+                or equal_next[p] == 1
+                or equal_next[(p - 1) % SEG] == 1
+            )
         )
         used[s] = 1
         board_pos[t] = p
@@ -379,3 +399,224 @@ def play_many(
             info, face_up_budget, moves_out[g], slip_rate, slips[g],
         )  # fmt: skip
     return passed
+
+
+# --- The exactly-twelve convention -------------------------------------------------------
+# A line-for-line translation of :func:`solver.core.exact.choose` (``_exact_choose``) and of
+# the first move of :func:`solver.core.exact.ranked` the referee accepts
+# (``_exact_first_legal``). It lives in this module because numba caches a kernel by its own
+# file: a helper in another module could change without the cached engine noticing.
+# Positions: the lone segment is 5, the segments that end at exactly 12 are 4, 3, 2 and 1
+# (latest first), and 0 takes the rest. A hand is listed as ``choose`` sorts it (by value,
+# the Moon before the Sun).
+
+TOP = 12  # exact.TOP
+LONE, REST = 5, 0
+EXACT = (4, 3, 2, 1)  # exact.Convention.exact, as positions
+
+
+@numba.njit(cache=True)
+def _making(vals: IntArray, n: int, total: int) -> int:
+    """exact._making on ``vals[:n]``: a bit mask of the fewest that add up to ``total``, the
+    first in ``itertools.combinations`` order; 0 if none do."""
+    idx = np.empty(max(n, 1), dtype=np.int64)
+    for k in range(1, n + 1):
+        for i in range(k):
+            idx[i] = i
+        while True:
+            s = 0
+            for i in range(k):
+                s += vals[idx[i]]
+            if s == total:
+                mask = 0
+                for i in range(k):
+                    mask |= 1 << idx[i]
+                return mask
+            i = k - 1
+            while i >= 0 and idx[i] == n - k + i:
+                i -= 1
+            if i < 0:
+                break
+            idx[i] += 1
+            for j in range(i + 1, k):
+                idx[j] = idx[j - 1] + 1
+    return 0
+
+
+@numba.njit(cache=True)
+def _largest(vals: IntArray, n: int, mask: int) -> int:
+    """The index of the first of the largest values in ``mask`` (``max`` over the combo)."""
+    best = -1
+    for i in range(n):
+        if (mask >> i) & 1 == 1 and (best < 0 or vals[i] > vals[best]):
+            best = i
+    return best
+
+
+@numba.njit(cache=True)
+def _total(s: int, me: int, known: IntArray, hidden: IntArray, opener: IntArray) -> int:
+    """The segment's total where this player knows it (face up, or theirs); -1 if not."""
+    if hidden[s] > 0 or (opener[s] >= 0 and opener[s] != me):
+        return -1
+    return known[s]
+
+
+@numba.njit(cache=True)
+def _spare(
+    hand_vals: IntArray, n: int, skip: int, me: int,
+    known: IntArray, hidden: IntArray, opener: IntArray,
+) -> bool:  # fmt: skip
+    """exact.choose's ``spare``: whether the hand without card ``skip`` still finishes every
+    segment of this player's to TOP."""
+    pool = np.empty(max(n, 1), dtype=np.int64)
+    m = 0
+    for i in range(n):
+        if i != skip:
+            pool[m] = hand_vals[i]
+            m += 1
+    for s in EXACT:
+        total = _total(s, me, known, hidden, opener)
+        if opener[s] == me and hidden[s] == 0 and 0 <= total < TOP:
+            mask = _making(pool, m, TOP - total)
+            if mask == 0:
+                return False
+            kept = 0
+            for i in range(m):
+                if (mask >> i) & 1 == 0:
+                    pool[kept] = pool[i]
+                    kept += 1
+            m = kept
+    return True
+
+
+@numba.njit(cache=True)
+def _exact_choose(
+    me: int,
+    t: int,
+    hand: IntArray,  # this player's slots, in exact.choose's order
+    n: int,
+    values: IntArray,
+    slot_colour: IntArray,
+    lone_colour: int,  # SUN, MOON or ANY_COLOUR
+    board_pos: IntArray,
+    board_seat: IntArray,
+    board_face: IntArray,
+    board_slot: IntArray,
+    face_up_left: int,
+) -> tuple[int, int, int]:
+    """exact.choose: this player's (slot, position, face up) by the convention's priorities."""
+    cards = np.zeros(SEG, dtype=np.int64)
+    known = np.zeros(SEG, dtype=np.int64)
+    hidden = np.zeros(SEG, dtype=np.int64)
+    opener = np.full(SEG, -1, dtype=np.int64)
+    for i in range(t):
+        p = board_pos[i]
+        if cards[p] == 0 and board_face[i] == 0:
+            opener[p] = board_seat[i]
+        cards[p] += 1
+        if board_face[i] == 1 or board_seat[i] == me:
+            known[p] += values[board_slot[i]]
+        else:
+            hidden[p] += 1
+    hand_vals = np.empty(max(n, 1), dtype=np.int64)
+    for i in range(n):
+        hand_vals[i] = values[hand[i]]
+    lone_open = cards[LONE] == 0
+    usable = np.empty(max(n, 1), dtype=np.int64)  # indices into hand
+    usable_vals = np.empty(max(n, 1), dtype=np.int64)
+    u = 0
+    for i in range(n):
+        lone_card = hand_vals[i] == TOP and (
+            lone_colour == ANY_COLOUR or slot_colour[hand[i]] == lone_colour
+        )
+        if lone_open and lone_card:
+            return hand[i], LONE, 0
+        usable[u] = i
+        usable_vals[u] = hand_vals[i]
+        u += 1
+    for s in EXACT:  # finish a segment
+        total = _total(s, me, known, hidden, opener)
+        if cards[s] > 0 and 0 <= total < TOP:
+            mine = opener[s] == me and hidden[s] == 0
+            for j in range(u):
+                i = usable[j]
+                if hand_vals[i] == TOP - total and (
+                    mine or _spare(hand_vals, n, i, me, known, hidden, opener)
+                ):
+                    return hand[i], s, 0
+    for s in EXACT:  # continue your own
+        total = _total(s, me, known, hidden, opener)
+        if opener[s] == me and hidden[s] == 0 and 0 <= total < TOP:
+            mask = _making(usable_vals, u, TOP - total)
+            if mask != 0:
+                return hand[usable[_largest(usable_vals, u, mask)]], s, 0
+    empty = -1
+    for s in EXACT:
+        if cards[s] == 0:
+            empty = s
+            break
+    if empty >= 0:  # open your own
+        mask = _making(usable_vals, u, TOP)
+        if mask != 0:
+            return hand[usable[_largest(usable_vals, u, mask)]], empty, 0
+    if face_up_left > 0:
+        for low, high in ((10, TOP), (4, 9)):
+            if empty >= 0:
+                for j in range(u - 1, -1, -1):
+                    if low <= usable_vals[j] <= high:
+                        return hand[usable[j]], empty, 1
+            if low == 10:  # add to a face-up segment, face up
+                for s in EXACT:
+                    if cards[s] > 0 and opener[s] < 0:
+                        total = _total(s, me, known, hidden, opener)
+                        for j in range(u - 1, -1, -1):
+                            if total >= 0 and total + usable_vals[j] < TOP:
+                                return hand[usable[j]], s, 1
+    for s in EXACT:  # a card nothing else takes, at or below 12
+        if cards[s] > 0 and opener[s] < 0:
+            total = _total(s, me, known, hidden, opener)
+            for j in range(u - 1, -1, -1):
+                if total >= 0 and total + usable_vals[j] <= TOP:
+                    return hand[usable[j]], s, 0
+    return (hand[usable[0]] if u > 0 else hand[0]), REST, 0
+
+
+@numba.njit(cache=True)
+def _exact_first_legal(
+    me: int,
+    t: int,
+    slots: IntArray,  # the cards this player may play now, as slots of the deal
+    n: int,
+    values: IntArray,
+    slot_colour: IntArray,
+    lone_colour: int,
+    board_pos: IntArray,
+    board_seat: IntArray,
+    board_face: IntArray,
+    board_slot: IntArray,
+    face_up_left: int,
+    first_position: int,  # where the clock's first_cards rule puts this card; -1: anywhere
+) -> tuple[int, int, int]:
+    """The first move of exact.ranked the referee accepts: ``_exact_choose``'s, unless a
+    first_cards rule sends this card elsewhere; then the first card of the hand (Moon before
+    Sun, then by value) face down where the rule says."""
+    hand = np.empty(max(n, 1), dtype=np.int64)
+    for i in range(n):  # exact.choose's order: by value, the Moon before the Sun
+        key = values[slots[i]] * 2 + (1 - slot_colour[slots[i]])
+        k = i
+        while k > 0 and values[hand[k - 1]] * 2 + (1 - slot_colour[hand[k - 1]]) > key:
+            hand[k] = hand[k - 1]
+            k -= 1
+        hand[k] = slots[i]
+    slot, p, face_up = _exact_choose(
+        me, t, hand, n, values, slot_colour, lone_colour,
+        board_pos, board_seat, board_face, board_slot, face_up_left,
+    )  # fmt: skip
+    if first_position < 0 or p == first_position:
+        return slot, p, face_up
+    best = hand[0]
+    for i in range(n):  # the Card order: colour letter (M before S), then value
+        s = hand[i]
+        if (1 - slot_colour[s]) * 100 + values[s] < (1 - slot_colour[best]) * 100 + values[best]:
+            best = s
+    return best, first_position, 0

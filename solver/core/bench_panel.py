@@ -180,12 +180,11 @@ def run_case(
 def _exact_numbers(games: int, only: list[int] | None) -> None:
     """The exactly-twelve convention (``exact``) on each panel clock it applies to: the seat
     that opens best on 2,000 deals of their own, then its clean rate on ``games`` evaluation
-    deals beside perfect information's on the same deals (``oracle.solve``). The reference
-    engine plays it (``Plan.exact``): about 1 ms a game."""
+    deals beside perfect information's on the same deals (``oracle.solve``)."""
     from .exact import convention_for
     from .oracle import solve
 
-    print(f"exactly twelve: clean rates on {games:,} evaluation deals, reference engine")
+    print(f"exactly twelve: clean rates on {games:,} evaluation deals")
     for number, case in enumerate(PANEL, 1):
         convention = convention_for(case.clock())
         if convention is None or (only and number not in only):

@@ -322,7 +322,8 @@ def _choose(
     choices = choices[:CHOICES]
     if exact.convention_for(run.clock) is not None:
         # The exactly-twelve convention, where the segment read last takes one card: no
-        # genes, a candidate of its own (the leader's opener; the reference engine plays it).
+        # genes, a candidate of its own (the leader's opener: which seat opens changes its
+        # rate by less than 0.001).
         conventional = replace(run.plan(leader), exact=True)
         if conventional not in choices:
             choices.append(conventional)

@@ -218,7 +218,7 @@ class Run:
         # the long evaluations at the end (the reference engine, for clocks with rule kinds
         # the compiled one lacks, plays only a few hundred games a second).
         rate = self.slip_rate if slip_rate is None else slip_rate
-        step = SLICE if self.compiled and not plan.exact else 25
+        step = SLICE if self.compiled else 25
         clock, seats, face_up = self.clock, self.seats, self.face_up
         passed = 0
         for start in range(0, len(values), step):

@@ -8,14 +8,17 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rules.cards import Colour
 from rules.clock import Clock
 from rules.seats import Seats
 
+from . import exact
 from .plans import AVERAGE_CARD, SEGMENTS, Plan, equal_positions, reading_order, rule_params
 
 CARDS_IN_PLAY = 12
 UNBOUNDED = 1e9  # stands for "no limit" in sums, so the compiled engine can use floats
 SUN, MOON = 0, 1
+ANY_COLOUR = 2  # TableRules.exact_colour: either colour
 # Rule kinds the compiled engine plays: the simulated players plan for the segment rules
 # (counts, colours, ranges, forbidden values, one colour) and the first cards; for
 # strictly_rising and equal_neighbours they follow targets that keep them
@@ -82,7 +85,10 @@ class TableRules:
     opener: int  # seat index, 0-based
     seat_suns: tuple[int, ...]
     seat_moons: tuple[int, ...]
-    compiled_ok: bool  # every rule kind is one the compiled engine models, and the plan too
+    compiled_ok: bool  # every rule kind is one the compiled engine models
+    # Plan.exact where the clock has the convention's lone segment (exact.convention_for):
+    # the colour its 12 must have (SUN, MOON, or ANY_COLOUR); -1 where no one follows it.
+    exact_colour: int
 
     def position(self, segment: int) -> int:
         return self.order.index(segment)
@@ -205,5 +211,15 @@ def _table_rules(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
         opener=(plan.opener - 1) % players,
         seat_suns=tuple(x.count("S") for x in letters),
         seat_moons=tuple(x.count("M") for x in letters),
-        compiled_ok=compiled_engine_models(clock) and not plan.exact,
+        compiled_ok=compiled_engine_models(clock),
+        exact_colour=_exact_colour(clock, plan),
     )
+
+
+def _exact_colour(clock: Clock, plan: Plan) -> int:
+    convention = exact.convention_for(clock) if plan.exact else None
+    if convention is None:
+        return -1
+    if convention.colour is None:
+        return ANY_COLOUR
+    return SUN if convention.colour == Colour.SUN else MOON

@@ -7,6 +7,8 @@ every move, so agreement also checks the compiled engine's own resolution.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules.clock import Clock
@@ -168,3 +170,42 @@ def test_cards_on_equal_neighbours_go_face_up_while_the_budget_lasts() -> None:
             budget -= move.face_up
             assert not move.face_up or move.segment in (2, 3)
     assert on_pair > 40 and face_up_on_pair == on_pair
+
+
+# The exactly-twelve convention (Plan.exact) where the segment read last holds one card:
+# of a given colour, of either after a moved start, and with first cards sent elsewhere.
+EXACT_SUN = Clock.from_json(
+    {"id": "5-1", "rules": [{"kind": "colours", "segment": 6, "sun": 1, "moon": 0}]}
+)
+EXACT_ANY = Clock.from_json(
+    {"id": "5-2", "start": 3, "rules": [{"kind": "card_count", "segment": 2, "count": 1}]}
+)
+EXACT_FIRST = Clock.from_json(
+    {
+        "id": "5-3",
+        "rules": [
+            {"kind": "colours", "segment": 6, "sun": 0, "moon": 1},
+            {"kind": "first_cards", "segments": [3, 1]},
+        ],
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("clock", "colours"),
+    [
+        (EXACT_SUN, "SSM/MMS/SMS/MSM"),
+        (EXACT_SUN, "SSMM/SMSM/MMSS"),
+        (EXACT_ANY, "SSMM+SM/SMMM+SS"),
+        (EXACT_ANY, "SSM/MMS/SMS/MSM"),
+        (EXACT_FIRST, "SSMM/SMMM/SSMM"),
+        (EXACT_FIRST, "SMMM+SS/MMSM+MS"),
+    ],
+)
+def test_engines_agree_on_the_exactly_twelve_convention(clock: Clock, colours: str) -> None:
+    seats = parse_colours(colours)
+    plan = replace(h_plan(clock, seats), exact=True)
+    rules = rules_for(clock, seats, plan)
+    assert rules.compiled_ok and rules.exact_colour >= 0
+    for face_up in (seats.players, 1, 0):
+        _assert_same_games(clock, colours, plan, face_up, games=150)

@@ -16,8 +16,8 @@ from solver.core.agents import PublicMove, Slip, View, rank_moves, slipped_moves
 from solver.core.exact import Convention, choose, convention_for
 from solver.core.plans import Plan, h_plan
 from solver.core.search import recommend
-from solver.core.simulate import draw_values, pass_count
-from solver.core.table_rules import rules_for
+from solver.core.simulate import draw_slips, draw_values, pass_count
+from solver.core.table_rules import SUN, rules_for
 from solver.core.words import plan_speech
 
 S, M = Colour.SUN, Colour.MOON
@@ -137,13 +137,23 @@ def test_a_plan_carries_the_convention_in_its_json() -> None:
         Plan.from_json({**data, "exact": "yes"})
 
 
-def test_only_the_reference_engine_plays_it() -> None:
-    plan = h_plan(LONE_SUN, SEATS)
-    assert rules_for(LONE_SUN, SEATS, plan).compiled_ok
-    assert not rules_for(LONE_SUN, SEATS, replace(plan, exact=True)).compiled_ok
-    values = draw_values(SEATS, 20, 3)
-    with pytest.raises(ValueError, match="compiled engine"):
-        pass_count(LONE_SUN, SEATS, replace(plan, exact=True), 4, values, "compiled")
+def test_both_engines_play_it_and_pass_the_same_deals() -> None:
+    # Move for move agreement is in test_agents_fast; here the rates, with and without slips.
+    plan = replace(h_plan(LONE_SUN, SEATS), opener=4, exact=True)
+    rules = rules_for(LONE_SUN, SEATS, plan)
+    assert rules.compiled_ok and rules.exact_colour == SUN
+    assert rules_for(LONE_SUN, SEATS, replace(plan, exact=False)).exact_colour == -1
+    values = draw_values(SEATS, 1500, 424_242)
+    slips = draw_slips(1500, 5)
+    counts = {
+        engine: (
+            pass_count(LONE_SUN, SEATS, plan, 4, values, engine),
+            pass_count(LONE_SUN, SEATS, plan, 4, values, engine, 0.2, slips),
+        )
+        for engine in ("compiled", "reference")
+    }
+    assert counts["compiled"] == counts["reference"]
+    assert counts["compiled"][0] > counts["compiled"][1] > 0
 
 
 def test_on_a_clock_without_the_segment_the_flag_changes_nothing() -> None:

@@ -8,6 +8,7 @@ the clean rate, measured on the same deals.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Literal
 
 import numpy as np
@@ -43,6 +44,9 @@ from solver.core.table_rules import rules_for
 from tests.solver.test_agents_fast import (
     BARRED,
     EQUAL,
+    EXACT_ANY,
+    EXACT_FIRST,
+    EXACT_SUN,
     LONE,
     ONE_ONE,
     RISING,
@@ -234,6 +238,9 @@ def test_on_the_base_clock_random_moves_cost_far_more_than_misreads() -> None:
         (BARRED, "SSMM+SM/SMMM+SS", 0.15),
         (RISING, "SSMM/SMSM/MMSS", 0.15),
         (EQUAL, "SSM/MMS/SMS/MSM", 0.15),
+        (EXACT_SUN, "SSM/MMS/SMS/MSM", 0.3),  # the exactly-twelve convention (Plan.exact)
+        (EXACT_ANY, "SSMM+SM/SMMM+SS", 0.3),
+        (EXACT_FIRST, "SSMM/SMMM/SSMM", 0.3),
     ],
 )
 def test_engines_agree_game_for_game_with_slips(clock: Clock, colours: str, rate: float) -> None:
@@ -241,6 +248,8 @@ def test_engines_agree_game_for_game_with_slips(clock: Clock, colours: str, rate
     plan = baseline_plan(clock, seats, seats.players) if clock is SPECIAL else h_plan(clock, seats)
     if clock is LONE:  # a segment alone (plans.Plan.lone)
         plan = plan.with_(lone={5: 10})
+    if clock in (EXACT_SUN, EXACT_ANY, EXACT_FIRST):
+        plan = replace(plan, exact=True)
     games = 120
     values = draw_values(seats, games, seed=11)
     slips = draw_slips(games, seed=11)
