@@ -11,8 +11,10 @@ Prints, without asserting anything about time:
   slips, both played on the same fresh deals with the same slips: clean rate, rate with
   slips, and what slips cost, as the strength table (per player count, both searches side
   by side, with the figures before this round and the targets), and what the recommended
-  plan loses to each kind of slip alone (misreads, random moves). The load average is
-  printed with every timing: the machine may be shared;
+  plan loses to each kind of slip alone (misreads, random moves), with the games random
+  moves spoil and the part of those beyond repair (past the first random move, no placement
+  of the cards left passes, even with every card visible). The load average is printed
+  with every timing: the machine may be shared;
 - the seed spread: the search on slips at ``--seeds`` seeds (5), each plan's rate with slips
   on the same 100,000 fresh deals (``bench_panel.EVALUATION_GAMES``: on fewer, the luck of
   the deals alone spreads equally good plans), and their max - min (the target is at most
@@ -24,6 +26,7 @@ Prints, without asserting anything about time:
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import time
 
@@ -168,8 +171,12 @@ def _slips_numbers(effort: float, games: int, rate: float = 0.05) -> None:
             f"{TARGETS[players]:.2f}, lost <= 0.04"
         )
     print("lost to each kind of slip alone, as often as in the mix (search on slips):")
-    for players, (misread, random) in kinds:
-        print(f"{players:>7} players: misreads {misread:.3f}, random moves {random:.3f}")
+    for players, (misread, random, spoiled, beyond) in kinds:
+        print(
+            f"{players:>7} players: misreads {misread:.3f}, random moves {random:.3f} "
+            f"(games they spoil {spoiled:.3f}, of which beyond repair {beyond:.3f}: past the "
+            "first random move, no placement of the cards left passes)"
+        )
 
 
 def _lost_by_kind(
@@ -179,10 +186,10 @@ def _lost_by_kind(
     values: npt.NDArray[np.int64],
     slips: npt.NDArray[np.float64],
     rate: float,
-) -> tuple[float, float]:
+) -> tuple[float, float, float, float]:
     """What ``plan`` loses to misreads alone and to random moves alone, each slipping as
     often as it does in the mix at ``rate`` (``simulate.slips_of_kind``): where the loss to
-    slips comes from."""
+    slips comes from; then the random moves' :func:`_spoiled` shares."""
     from solver.core.agents import MISREAD_SHARE
     from solver.core.simulate import pass_count, slips_of_kind
 
@@ -196,7 +203,72 @@ def _lost_by_kind(
     with_random = pass_count(
         clock, seats, plan, face_up, values, "auto", rate * (1.0 - MISREAD_SHARE), random
     )
-    return (clean - with_misreads) / games, (clean - with_random) / games
+    spoiled, beyond = _spoiled(clock, seats, plan, values, random, rate * (1.0 - MISREAD_SHARE))
+    return (clean - with_misreads) / games, (clean - with_random) / games, spoiled, beyond
+
+
+def _spoiled(
+    clock: Clock,
+    seats: Seats,
+    plan: Plan,
+    values: npt.NDArray[np.int64],
+    slips: npt.NDArray[np.float64],
+    rate: float,
+) -> tuple[float, float]:
+    """The share of games ``plan`` passes clean and loses with ``slips`` (random moves
+    alone), and of those, the share no placement of the cards left could still pass once
+    the first random move is down (every card visible from there on): the part of the loss
+    no plan played from that board could win back. For clocks without special rules."""
+    from solver.core.simulate import play_compiled
+    from solver.core.table_rules import rules_for
+
+    if clock.rules:
+        raise ValueError("the completion check knows the base rules only")
+    rules = rules_for(clock, seats, plan)
+    clean = play_compiled(rules, seats, values, seats.players)
+    slipped = play_compiled(rules, seats, values, seats.players, rate, slips)
+    spoiled = beyond = 0
+    for g in np.nonzero(clean.passed & ~slipped.passed)[0]:
+        spoiled += 1
+        first = int(np.nonzero(slips[g, :, 0] < rate)[0][0])
+        totals, counts = [0] * 6, [0] * 6
+        placed = set()
+        for _, slot, position, _ in slipped.moves[g, : first + 1]:
+            totals[position] += int(values[g, slot])
+            counts[position] += 1
+            placed.add(int(slot))
+        left = [int(values[g, s]) for s in range(len(values[g])) if s not in placed]
+        beyond += not _completable(totals, counts, left, clock.cap or 12 * 12)
+    return spoiled / len(values), beyond / len(values)
+
+
+def _completable(totals: list[int], counts: list[int], left: list[int], cap: int) -> bool:
+    """Whether ``left`` can be added to segments holding ``totals`` (``counts`` cards), by
+    position in reading order, so that every segment has a card and the values rise (ties
+    allowed) up to ``cap``: the base rules, over every split of the cards left."""
+    n = len(left)
+    sums = [0] * (1 << n)
+    sizes = [0] * (1 << n)
+    for mask in range(1, 1 << n):
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + left[low.bit_length() - 1]
+        sizes[mask] = sizes[mask ^ low] + 1
+    full = (1 << n) - 1
+
+    @functools.cache
+    def fill(position: int, used: int, last: int) -> bool:
+        free = full & ~used
+        sub = free  # every split of the free cards, largest first; the last takes them all
+        while True:
+            value = totals[position] + sums[sub]
+            fits = counts[position] + sizes[sub] >= 1 and last <= value <= cap
+            if fits and (position == 5 or fill(position + 1, used | sub, value)):
+                return True
+            if position == 5 or sub == 0:
+                return False
+            sub = (sub - 1) & free
+
+    return fill(0, 0, 0)
 
 
 def _spread_numbers(effort: float, games: int, seeds: int, rate: float = 0.05) -> None:
