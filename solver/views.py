@@ -9,6 +9,7 @@ Access: a hint is visible to its asker and to members of its group; everyone els
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -36,6 +37,7 @@ from rules.game import PLAYER_COUNTS
 from rules.svg import clock_svg
 from solver import services
 from solver.access import get_hint_for_user
+from solver.core import exact
 from solver.core.words import spoken_number
 from solver.errors import HintError, HintLimitReached
 from solver.forms import HintForm, WhatIfForm, slots_from_colours
@@ -137,13 +139,16 @@ def _render_new(
 
 def _pct(x: float | None, digits: int = 0) -> str:
     """0.7499 → "75%" (a table does not need more digits than that); interval ends get one
-    decimal, or a tight interval would read "61%–61%". A rate that is neither 0 nor 1 never
-    reads "0%" or "100%": it gets a decimal ("0.2%", "99.6%"), and beyond that "<0.1%" or
-    ">99.9%" — on a clock that silent play seldom passes, "0%" would say it never does. The
-    decimal separator is the reader's language's ("0,2%" in Dutch)."""
+    decimal, or a tight interval would read "61%–61%". A rate under 10% gets one decimal too
+    ("2.2%" clean, "1.8%" with slips: whole percents would read "2%" twice). A rate that is
+    neither 0 nor 1 never reads "0%" or "100%": it gets a decimal ("0.2%", "99.6%"), and
+    beyond that "<0.1%" or ">99.9%" — on a clock that silent play seldom passes, "0%" would
+    say it never does. The decimal separator is the reader's language's ("0,2%" in Dutch)."""
     if x is None:
         return ""
     value = 100 * float(x)
+    if 0 < value < 10:
+        digits = max(digits, 1)
     prefix = ""
     if 0 < value < 100 and round(value, digits) in (0, 100):
         digits = max(digits, 1)
@@ -226,11 +231,19 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
         ]
         if index:
             context["speech"] = hint.speech(lang, shown.get("plan"))
-        context["has_plan"] = hint.read_plan(shown.get("plan")) is not None
+        plan = hint.read_plan(shown.get("plan"))
+        context["has_plan"] = plan is not None
         targets = [spoken_number(t) for t in shown.get("plan", {}).get("targets", [])]
         try:
             clock = hint.clock()
-            context["clock_face"] = clock_svg(clock, lang=lang, targets=targets)
+            # The exactly-twelve convention says what each segment ends at, whatever the
+            # plan's targets: the face shows those, the What-if varies only who opens.
+            convention = exact.convention_for(clock) if plan is not None and plan.exact else None
+            face: Sequence[float] | Mapping[int, float] = targets
+            if convention is not None:
+                context["exact_plan"] = True
+                face = convention.ends()
+            context["clock_face"] = clock_svg(clock, lang=lang, targets=face)
         except Exception:  # a face we cannot draw must not hide the plan
             context["clock_face"] = ""
         if "what_if_form" not in context:

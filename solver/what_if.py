@@ -21,8 +21,7 @@ from solver.results import pick
 
 # "What if" runs inline, in the web process, so its cost is bounded. The compiled engine
 # plays WHAT_IF_GAMES deals for each plan; the reference engine (rule kinds the compiled
-# engine does not model, and plans of the exactly-twelve convention) costs milliseconds a
-# game or tens of them, so it plays rounds of
+# engine does not model) costs milliseconds a game or tens of them, so it plays rounds of
 # WHAT_IF_ROUND deals until WHAT_IF_SECONDS are spent (at least one round, at most
 # WHAT_IF_GAMES // 10 deals). Each user may ask WHAT_IF_PER_MINUTE times a minute.
 WHAT_IF_GAMES = 1000

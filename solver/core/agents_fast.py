@@ -1,8 +1,9 @@
 """The compiled engine: the plan-following player of ``solver.core.agents`` in numba.
 
 This is a line-for-line translation of :func:`solver.core.agents.rank_candidates` (first
-choice only) and of the slips (:func:`solver.core.agents.slip_of`), plus the game loop and
-the resolution of the clock kinds listed in ``table_rules.PLANNED_KINDS``.
+choice only), of the exactly-twelve convention (:func:`solver.core.exact.choose`, at the
+end of this module) and of the slips (:func:`solver.core.agents.slip_of`), plus the game
+loop and the resolution of the clock kinds listed in ``table_rules.PLANNED_KINDS``.
 ``tests/solver/test_agents_fast.py`` and ``tests/solver/test_slips.py`` play both engines on
 the same deals and demand the same moves and outcomes, so change the two together.
 

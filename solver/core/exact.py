@@ -66,6 +66,11 @@ class Convention:
     def rest(self) -> int:
         return self.order[0]
 
+    def ends(self) -> dict[int, float]:
+        """What each segment ends at, by printed segment: TOP on the lone segment and on the
+        segments that end exactly; the first one read takes the rest (no number)."""
+        return {segment: float(TOP) for segment in self.order[1:]}
+
     def is_lone_card(self, card: Card) -> bool:
         return card.value == TOP and self.colour in (None, card.colour)
 

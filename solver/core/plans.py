@@ -46,9 +46,9 @@ lasts.
 
 Where the segment read last holds one card only, ``exact`` plays the exactly-twelve
 convention instead (``exact.py``: that segment takes the 12 alone, the four before it end at
-exactly 12): its players follow that convention's priorities and fall back on the rest of
-the plan only for a move the referee refuses. Only the reference engine plays it; on a clock
-where the convention does not apply the flag changes nothing.
+exactly 12): its players follow that convention's priorities, and only a random slip plays
+from the plan's own ranking. Both engines play it; on a clock where the convention does not
+apply the flag changes nothing.
 """
 
 from __future__ import annotations

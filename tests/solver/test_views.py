@@ -5,6 +5,7 @@ list of sent ids; the solver core is not run here (see test_tasks_on_a_worker.py
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,11 +16,12 @@ from kombu.exceptions import OperationalError
 
 from campaigns.models import Group
 from rules.catalogue import get_clock
+from rules.clock import Clock
 from rules.seats import parse_colours
 from solver import jobs, services
-from solver.core.plans import baseline_plan
+from solver.core.plans import baseline_plan, h_plan
 from solver.core.search import Alternative, HintResult
-from solver.core.words import all_words
+from solver.core.words import all_words, spoken_number
 from solver.hint_inputs import parse_input
 from solver.models import HintRequest
 from solver.results import result_json
@@ -292,7 +294,8 @@ def test_a_rate_silent_play_seldom_reaches_is_not_shown_as_zero(
     assert rate_cell == f">{rate}"
     assert interval in html
     assert f"<dd>{baseline}</dd>" in html  # the baseline, under a tenth of a percent
-    assert "9%" in html  # the odds: whole percents as before
+    odds = "9.2%" if lang == "en" else "9,2%"
+    assert f"<dd>{odds}</dd>" in html  # the odds: under 10%, a decimal too
     listed = client.get("/hints/").content.decode()
     assert rate in listed and "0%<" not in listed
 
@@ -618,3 +621,47 @@ def test_each_tab_says_in_one_line_why_to_pick_it(
     client.cookies["django_language"] = "ja"
     japanese = client.get(f"/hints/{hint.pk}/", headers={"Accept-Language": "ja"}).content.decode()
     assert "誰もミスをしなければ一番よい" in japanese
+
+
+def test_an_exactly_twelve_plan_shows_what_each_segment_ends_at_and_varies_only_the_opener(
+    login: Callable[[User], Client], alice: User, sent: list[int]
+) -> None:
+    # A clock whose last segment takes one Sun: the plan follows the exactly-twelve
+    # convention (Plan.exact), which ignores its targets.
+    hint = finish(make_hint(alice))
+    clock = Clock.from_json(
+        {"id": "1-1", "rules": [{"kind": "colours", "segment": 6, "sun": 1, "moon": 0}]}
+    )
+    seats = parse_colours(COLOURS)
+    plan = replace(h_plan(clock, seats), exact=True)
+    result = HintResult(
+        plan=plan,
+        pass_rate=0.0224,
+        interval=(0.0199, 0.0251),
+        baseline_rate=0.0,
+        odds=0.0925,
+        games=12_500,
+        words=all_words(plan, clock, seats, 4),
+        partial=False,
+        slip_rate=0.05,
+        pass_rate_with_slips=0.0183,
+        interval_with_slips=(0.016, 0.021),
+    )
+    HintRequest.objects.filter(pk=hint.pk).update(
+        clock_definition=clock.to_json(), result=result_json(result, "en")
+    )
+    client = login(alice)
+    html = client.get(f"/hints/{hint.pk}/").content.decode()
+    assert "Segments 2, 3, 4 and 5 each end at exactly 12" in html
+    face = html.split("<svg", 1)[1].split("</svg>", 1)[0]
+    assert face.count("target 12") == 5 and face.count("target ") == 5  # segment 1: the rest
+    # Under 10%, a decimal: clean and with slips do not both read "2%".
+    assert "2.2% if everyone plays it as said; 1.8% with a slip every 20 moves" in html
+    assert "whatever the targets: choose who opens" in html
+    assert 'type="number" name="target_' not in html  # the targets travel unchanged, hidden
+    targets = {f"target_{s}": t for s, t in enumerate((spoken_number(t) for t in plan.targets), 1)}
+    for name, value in targets.items():
+        assert f'type="hidden" name="{name}" value="{value}"' in html
+    answer = client.post(f"/hints/{hint.pk}/what-if/", {**targets, "opener": 2, "plan": 0})
+    assert answer.status_code == 200
+    assert "Your version passes" in answer.content.decode()
