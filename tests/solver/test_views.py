@@ -665,3 +665,4 @@ def test_an_exactly_twelve_plan_shows_what_each_segment_ends_at_and_varies_only_
     answer = client.post(f"/hints/{hint.pk}/what-if/", {**targets, "opener": 2, "plan": 0})
     assert answer.status_code == 200
     assert "Your version passes" in answer.content.decode()
+    assert 'type="number" name="target_' not in answer.content.decode()
