@@ -7,12 +7,18 @@ every move, so agreement also checks the compiled engine's own resolution.
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
+from rules.cards import Card, Colour
 from rules.clock import Clock
 from rules.seats import Seats, parse_colours
+from solver.core.agents import PublicMove, View
+from solver.core.agents_fast import _exact_first_legal
+from solver.core.exact import choose, convention_for
 from solver.core.plans import Plan, baseline_plan, h_plan
 from solver.core.simulate import deal_of, draw_values, play_compiled, play_reference, slots_for
 from solver.core.table_rules import rules_for
@@ -209,3 +215,99 @@ def test_engines_agree_on_the_exactly_twelve_convention(clock: Clock, colours: s
     assert rules.compiled_ok and rules.exact_colour >= 0
     for face_up in (seats.players, 1, 0):
         _assert_same_games(clock, colours, plan, face_up, games=150)
+
+
+def _decide_both(
+    clock: Clock,
+    colours: str,
+    row: np.ndarray,
+    placed: list[tuple[int, int, int, bool]],
+    me: int,
+    budget: int,
+) -> tuple[tuple[str, int, bool], tuple[str, int, bool]]:
+    """The next move by ``agents_fast._exact_first_legal`` and by ``exact.choose``, as
+    (card, segment, face up), after ``placed`` (seat, slot, position, face up) of the deal
+    ``row`` (values by slot); seat ``me`` decides with ``budget`` face-up cards left."""
+    seats = parse_colours(colours)
+    plan = replace(h_plan(clock, seats), exact=True)
+    rules = rules_for(clock, seats, plan)
+    slots = slots_for(seats)
+    t = len(placed)
+
+    def card(slot: int) -> Card:
+        return Card(Colour.SUN if slots.colour[slot] == 0 else Colour.MOON, int(row[slot]))
+
+    done = {slot for _, slot, _, _ in placed}
+    free = [
+        s
+        for s in range(12)
+        if slots.seat[s] == me and s not in done and (not slots.extra[s] or t >= 4)
+    ]
+    board = tuple(
+        PublicMove(seat, rules.order[p], card(slot).colour, up, card(slot).value if up else None)
+        for seat, slot, p, up in placed
+    )
+    own = tuple(card(slot) if seat == me else None for seat, slot, _, _ in placed)
+    view = View(me, clock, seats, plan, tuple(card(s) for s in free), board, own, budget)
+    convention = convention_for(clock)
+    assert convention is not None
+    expected = choose(view, convention)
+
+    def column(i: int) -> np.ndarray:
+        return np.array([int(move[i]) for move in placed] + [0], dtype=np.int64)
+
+    slot, position, face = _exact_first_legal(
+        me, t, np.array(free, dtype=np.int64), len(free), row.astype(np.int64), slots.colour,
+        rules.exact_colour, column(2), column(0), column(3), column(1), budget, -1,
+    )  # fmt: skip
+    return (
+        (str(card(slot)), rules.order[position], bool(face)),
+        (str(expected.card), expected.segment, expected.face_up),
+    )
+
+
+@pytest.mark.parametrize(
+    ("clock", "colours"),
+    [
+        (EXACT_SUN, "SSM/MMS/SMS/MSM"),
+        (EXACT_ANY, "SSMM/SMSM/MMSS"),
+        (EXACT_FIRST, "SMMM+SS/MMSM+MS"),
+    ],
+)
+def test_the_compiled_convention_chooses_as_exact_choose_on_any_board(
+    clock: Clock, colours: str
+) -> None:
+    # Boards the convention's own play seldom reaches (a card of the wrong kind on the lone
+    # segment, a face-down card of another player on your segment, spent budgets): random
+    # moves up to a random turn, then both versions of exact.choose decide the next move.
+    seats = parse_colours(colours)
+    slots = slots_for(seats)
+    rng = random.Random(7)
+    for row in draw_values(seats, 1500, 23):
+        placed: list[tuple[int, int, int, bool]] = []
+        budget = rng.choice((seats.players, seats.players, 0))
+        for i in range(rng.randrange(12)):
+            seat = i % seats.players
+            done = {slot for _, slot, _, _ in placed}
+            free = [
+                s
+                for s in range(12)
+                if slots.seat[s] == seat and s not in done and (not slots.extra[s] or i >= 4)
+            ]
+            up = budget > 0 and rng.random() < 0.3
+            budget -= up
+            placed.append((seat, rng.choice(free), rng.randrange(6), up))
+        compiled, reference = _decide_both(
+            clock, colours, row, placed, len(placed) % seats.players, budget
+        )
+        assert compiled == reference, placed
+
+
+def test_a_card_that_finishes_another_segment_is_kept_for_both_of_your_own() -> None:
+    # Ann (seat 1) opened segments 2 (M5, needs 7) and 3 (S4, needs 8); Bo's S3 is face up
+    # on segment 4. Her M9 would finish segment 4, but M1 + S7 then make segment 3, and no
+    # card is left for segment 2: she keeps it, and finishes segment 2 with S7 instead.
+    row = np.array([5, 4, 9, 7, 3, 2, 6, 6, 1, 10, 8, 8])  # MSMS+MS/SMSM+SM, by slot
+    placed = [(0, 0, 1, False), (1, 4, 3, True), (0, 1, 2, False), (1, 5, 0, True)]
+    compiled, reference = _decide_both(EXACT_SUN, "MSMS+MS/SMSM+SM", row, placed, 0, 0)
+    assert compiled == reference == ("S7", 2, False)
