@@ -380,6 +380,8 @@ if BROKER_IS_FILESYSTEM:
         # The worker looks for new messages this often (kombu's default is every second).
         "polling_interval": 0.1,
     }
+    # kombu's transport, with messages written whole before a worker can see them.
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
     # The filesystem transport has no fanout, so no remote control (pidbox) either;
     # /healthz counts workers by the heartbeats they write to the database instead.
     CELERY_WORKER_ENABLE_REMOTE_CONTROL = False
