@@ -42,7 +42,8 @@ def _poll(channel: Any) -> Any:
 def test_a_poll_while_a_message_is_written_finds_nothing_then_the_whole_message(
     connection: Connection, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    producer, worker = connection.channel(), connection.channel()
+    producer: Any = connection.channel()
+    worker: Any = connection.channel()
     seen = []
     real_dumps, real_replace = broker.dumps, os.replace
 
@@ -65,7 +66,8 @@ def test_a_poll_while_a_message_is_written_finds_nothing_then_the_whole_message(
 def test_every_message_arrives_whole_while_a_worker_polls_all_the_time(
     connection: Connection,
 ) -> None:
-    producer, worker = connection.channel(), connection.channel()
+    producer: Any = connection.channel()
+    worker: Any = connection.channel()
     count = 400
     received: list[Any] = []
     failures: list[BaseException] = []
