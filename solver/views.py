@@ -238,7 +238,7 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
             clock = hint.clock()
             # The exactly-twelve convention says what each segment ends at, whatever the
             # plan's targets: the face shows those, the What-if varies only who opens.
-            convention = exact.convention_for(clock) if plan is not None and plan.exact else None
+            convention = exact.followed(clock, plan) if plan is not None else None
             face: Sequence[float] | Mapping[int, float] = targets
             if convention is not None:
                 context["exact_plan"] = True

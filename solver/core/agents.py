@@ -95,16 +95,10 @@ class Candidate:
 def rank_moves(view: View) -> list[Move]:
     """Every move this player could make, best first (the simulator takes the first move
     the referee accepts)."""
-    convention = _convention(view)
+    convention = exact.followed(view.clock, view.plan)
     if convention is not None:  # Plan.exact: the convention's move, then every other one
         return exact.ranked(view, convention)
     return [c.move for c in rank_candidates(view)]
-
-
-def _convention(view: View) -> exact.Convention | None:
-    """The exactly-twelve convention this player follows: where the plan says it and the
-    clock has the segment it needs (``exact.convention_for``)."""
-    return exact.convention_for(view.clock) if view.plan.exact else None
 
 
 def rank_candidates(view: View) -> list[Candidate]:
@@ -355,7 +349,7 @@ def slipped_moves(view: View, slip: Slip | None) -> list[Move]:
     if slip is None:
         return rank_moves(view)
     if slip.kind == "misread":
-        if _convention(view) is not None:
+        if exact.followed(view.clock, view.plan) is not None:
             return rank_moves(view)  # the convention reads no hidden value: nothing to misread
         ranked = _candidates(view, (slip.index, slip.error))
         ranked.sort(key=lambda c: (c.tier, -c.score))

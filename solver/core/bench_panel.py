@@ -186,11 +186,10 @@ def _exact_numbers(games: int, only: list[int] | None) -> None:
 
     print(f"exactly twelve: clean rates on {games:,} evaluation deals")
     for number, case in enumerate(PANEL, 1):
-        convention = convention_for(case.clock())
-        if convention is None or (only and number not in only):
+        clock, seats = case.clock(), case.seats()
+        if convention_for(clock) is None or (only and number not in only):
             continue
         started = time.perf_counter()
-        clock, seats = case.clock(), case.seats()
         trial = draw_values(seats, 2_000, 31_337)
         opener = max(range(1, case.players + 1), key=lambda o: (_exact_passes(case, o, trial), -o))
         values = draw_values(seats, games, 424_242)

@@ -37,7 +37,7 @@ from rules.cards import Card, Colour
 from rules.clock import Clock
 from rules.layout import Move
 
-from .plans import lone_segment, reading_order, rule_params
+from .plans import Plan, lone_segment, reading_order, rule_params
 
 if TYPE_CHECKING:  # agents imports this module
     from .agents import View
@@ -88,6 +88,12 @@ def convention_for(clock: Clock) -> Convention | None:
         if params.get("kind") == "colours" and int(params["segment"]) == lone:
             colour = Colour.SUN if int(params["sun"]) else Colour.MOON
     return Convention(order, colour)
+
+
+def followed(clock: Clock, plan: Plan) -> Convention | None:
+    """The convention a table playing ``plan`` on ``clock`` follows: where the plan says it
+    (``Plan.exact``) and the clock has its segment (:func:`convention_for`); else None."""
+    return convention_for(clock) if plan.exact else None
 
 
 @dataclass

@@ -329,7 +329,7 @@ def pass_count(
     rules = rules_for(clock, seats, plan)
     if engine == "compiled" or (engine == "auto" and rules.compiled_ok):
         if not rules.compiled_ok:
-            raise ValueError("the compiled engine does not model every rule of this clock and plan")
+            raise ValueError("the compiled engine does not model every rule of this clock")
         return int(play_compiled(rules, seats, values, face_up, slip_rate, slips).passed.sum())
     return sum(
         play_reference(

@@ -217,7 +217,7 @@ def _table_rules(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
 
 
 def _exact_colour(clock: Clock, plan: Plan) -> int:
-    convention = exact.convention_for(clock) if plan.exact else None
+    convention = exact.followed(clock, plan)
     if convention is None:
         return -1
     if convention.colour is None:

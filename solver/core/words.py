@@ -279,7 +279,7 @@ def plan_speech(  # noqa: C901 - one branch per line the table hears
     ("en", "nl" or "ja"); ``names`` are the players' names in seat order, or None."""
     if lang not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {lang!r}")
-    convention = exact.convention_for(clock) if plan.exact else None
+    convention = exact.followed(clock, plan)
     if convention is not None:
         return _exact_speech(plan, clock, convention, face_up, lang, names)
     order = reading_order(clock)

@@ -217,6 +217,19 @@ def test_engines_agree_on_the_exactly_twelve_convention(clock: Clock, colours: s
         _assert_same_games(clock, colours, plan, face_up, games=150)
 
 
+def _in_hand(colours: str, placed: list[tuple[int, int, int, bool]], seat: int) -> list[int]:
+    """The slots ``seat`` may play after ``placed``: its own, not placed yet, and its set of
+    2 only once four cards are down (2 players)."""
+    slots = slots_for(parse_colours(colours))
+    done = {slot for _, slot, _, _ in placed}
+    extras_in = len(placed) >= 4
+    return [
+        s
+        for s in range(12)
+        if slots.seat[s] == seat and s not in done and (not slots.extra[s] or extras_in)
+    ]
+
+
 def _decide_both(
     clock: Clock,
     colours: str,
@@ -237,12 +250,7 @@ def _decide_both(
     def card(slot: int) -> Card:
         return Card(Colour.SUN if slots.colour[slot] == 0 else Colour.MOON, int(row[slot]))
 
-    done = {slot for _, slot, _, _ in placed}
-    free = [
-        s
-        for s in range(12)
-        if slots.seat[s] == me and s not in done and (not slots.extra[s] or t >= 4)
-    ]
+    free = _in_hand(colours, placed, me)
     board = tuple(
         PublicMove(seat, rules.order[p], card(slot).colour, up, card(slot).value if up else None)
         for seat, slot, p, up in placed
@@ -281,22 +289,15 @@ def test_the_compiled_convention_chooses_as_exact_choose_on_any_board(
     # segment, a face-down card of another player on your segment, spent budgets): random
     # moves up to a random turn, then both versions of exact.choose decide the next move.
     seats = parse_colours(colours)
-    slots = slots_for(seats)
     rng = random.Random(7)
     for row in draw_values(seats, 1500, 23):
         placed: list[tuple[int, int, int, bool]] = []
         budget = rng.choice((seats.players, seats.players, 0))
         for i in range(rng.randrange(12)):
             seat = i % seats.players
-            done = {slot for _, slot, _, _ in placed}
-            free = [
-                s
-                for s in range(12)
-                if slots.seat[s] == seat and s not in done and (not slots.extra[s] or i >= 4)
-            ]
             up = budget > 0 and rng.random() < 0.3
             budget -= up
-            placed.append((seat, rng.choice(free), rng.randrange(6), up))
+            placed.append((seat, rng.choice(_in_hand(colours, placed, seat)), rng.randrange(6), up))
         compiled, reference = _decide_both(
             clock, colours, row, placed, len(placed) % seats.players, budget
         )
