@@ -63,17 +63,17 @@ messages: install
 	$(BIN)/python scripts/sync_messages.py
 
 bench: install
-	$(BIN)/python -m solver.bench_solver
-	$(BIN)/python -m solver.core.bench_panel
-	$(BIN)/python -m solver.core.bench_panel --exact
-	$(BIN)/python -m solver.core.bench_postmortem
-	$(BIN)/python -m campaigns.definitions.bench_community
-	$(BIN)/python scripts/bench_live.py
-	$(BIN)/python -m campaigns.statistics.bench_statistics
-	$(BIN)/python -m campaigns.history.bench_import --attempts 2000
-	$(BIN)/python -m solver.bench_what_if
-	$(BIN)/python scripts/bench_first_hint.py
-	$(BIN)/python scripts/bench_plan_book.py
+	$(BIN)/python -m bench.bench_solver
+	$(BIN)/python -m bench.bench_panel
+	$(BIN)/python -m bench.bench_panel --exact
+	$(BIN)/python -m bench.bench_postmortem
+	$(BIN)/python -m bench.bench_community
+	$(BIN)/python bench/bench_live.py
+	$(BIN)/python -m bench.bench_statistics
+	$(BIN)/python -m bench.bench_import --attempts 2000
+	$(BIN)/python -m bench.bench_what_if
+	$(BIN)/python bench/bench_first_hint.py
+	$(BIN)/python bench/bench_plan_book.py
 	@if [[ "$$DATABASE_URL" == postgres* && "$$CELERY_BROKER_URL" == redis* ]]; then \
 	  $(BIN)/python scripts/topology.py; \
 	else echo "topology: skipped (needs DATABASE_URL on PostgreSQL, CELERY_BROKER_URL on Redis)"; fi

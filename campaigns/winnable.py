@@ -1,6 +1,6 @@
 """Was it winnable? — for the attempts a group recorded.
 
-The question is the solver's (``solver.core.postmortem``: could the 12 cards of a layout
+The question is the solver's (``solver.core.oracle.postmortem``: could the 12 cards of a layout
 have passed the clock, and one arrangement that would have), and campaigns may not import
 the solver (docs/architecture.md). So the solver registers its judge here when Django loads
 (``solver.apps``), and ``services.record_attempt`` asks it for every failed attempt recorded

@@ -411,7 +411,7 @@ CELERY_TASK_ALWAYS_EAGER = False
 HINT_HOLD_FILE = env_str("HINT_HOLD_FILE", "")
 # How hard a hint's plan search works (1.0: the full schedule). At 0.5 the search chooses the
 # same plans on the base clock at 2 and 3 players and one as good at 4 (same fresh deals and
-# slips: `python -m solver.bench_solver --skip oracle --skip simulation --skip hint --effort 0.5`),
+# slips: `python -m bench.bench_solver --skip oracle --skip simulation --skip hint --effort 0.5`),
 # in half the time, so a first hint is answered in seconds. Tests set their own.
 HINT_EFFORT = 0.5
 # A clock's own prior (solver.clock_priors): this many searches at this effort, once per clock

@@ -1,5 +1,5 @@
 """Clocks' own priors, stored (``solver.models.ClockPrior``; what one is:
-``solver.core.clock_prior``).
+``solver.core.search.clock_prior``).
 
 The prefill computes a clock's prior at a table size before that clock's patterns
 (``solver.prefill``); a hint asked later reads it (:func:`stored`), keeps it on its row
@@ -19,7 +19,7 @@ from django.conf import settings
 
 from rules.clock import Clock
 from solver import plan_book
-from solver.core.clock_prior import (
+from solver.core.search.clock_prior import (
     PRIOR_PATTERNS,
     PRIOR_SEED,
     genes_from_json,
@@ -28,8 +28,8 @@ from solver.core.clock_prior import (
     one_search,
     settle,
 )
-from solver.core.genes import Genes
-from solver.core.hint_result import Progress
+from solver.core.search.genes import Genes
+from solver.core.search.hint_result import Progress
 from solver.core.version import SOLVER_VERSION
 from solver.models import ClockPrior
 

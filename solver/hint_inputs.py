@@ -20,9 +20,9 @@ from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.errors import RulesError
 from rules.seats import Seats, most_face_up, parse_colours
-from solver.core.agents import MOST_SLIP_RATE
-from solver.core.search import SLIP_RATE
-from solver.core.simulate import check_slip_rate
+from solver.core.search.search import SLIP_RATE
+from solver.core.table.agents import MOST_SLIP_RATE
+from solver.core.table.simulate import check_slip_rate
 from solver.core.version import SOLVER_VERSION
 from solver.errors import HintError
 

@@ -30,7 +30,7 @@ from config.celery import app
 from ops.heartbeat import live_nodes, silent_after
 from rules.errors import RulesError
 from solver import clock_priors, plan_book
-from solver.core.search import HintResult, Stage, recommend
+from solver.core.search.search import HintResult, Stage, recommend
 from solver.models import ACTIVE_STATUSES, HintRequest
 from solver.results import result_json, with_ignored_rules
 

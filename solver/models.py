@@ -22,7 +22,7 @@ from rules.errors import RulesError
 from rules.game import BONUS_TOKENS, PLAYER_COUNTS
 from rules.i18n import LANGUAGES
 from rules.seats import Seats, parse_colours
-from solver.core.plans import Plan
+from solver.core.table.plans import Plan
 from solver.core.words import Speech, plan_speech, spoken_number
 
 
@@ -86,10 +86,10 @@ class HintRequest(models.Model):
     effort = models.FloatField(default=1.0)
     odds_samples = models.PositiveIntegerField(null=True, blank=True)  # None: exact odds
     seed = models.PositiveIntegerField(default=0)
-    # The chance that a decision slips in the simulated games (solver.core.agents.slip_of).
+    # The chance that a decision slips in the simulated games (solver.core.table.agents.slip_of).
     slip_rate = models.FloatField(default=0.05)
     # The clock's own prior the search starts from (``solver.clock_priors``: genes as
-    # ``solver.core.clock_prior.genes_to_json`` writes them), as stored when it was asked;
+    # ``solver.core.search.clock_prior.genes_to_json`` writes them), as stored when it was asked;
     # None: the table size's prior.
     prior = models.JSONField(null=True, blank=True)
     lang = models.CharField(max_length=8, default="en")
@@ -98,7 +98,7 @@ class HintRequest(models.Model):
     # The job.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0)
-    # Where the running search is, as the solver core reports it (solver.core.search.Stage):
+    # Where the running search is, as the solver core reports it (solver.core.search.search.Stage):
     # the stage's name, and step ``stage_round`` of ``stage_of`` inside it (0 of 0: none).
     stage = models.CharField(max_length=100, blank=True)
     stage_round = models.PositiveSmallIntegerField(default=0)
@@ -371,7 +371,7 @@ class Seating(models.Model):
 
 class PlanBookEntry(models.Model):
     """One answer of the plan book (``solver.plan_book``): the result of a hint for a class
-    of colour patterns that are the same game (``solver.core.symmetry``), on one clock
+    of colour patterns that are the same game (``solver.core.search.symmetry``), on one clock
     definition, budget and solver settings. Written by every complete hint job and by the
     prefill; read by every new hint, which takes it, worded for its own table, instead of a
     job. ``key`` holds the solver's version (``solver.core.version``): a new version finds
@@ -424,7 +424,7 @@ class ClockPrior(models.Model):
     # a prefill slice stopped for a hint loses only the search it was in.
     searches = models.JSONField(default=list)
     complete = models.BooleanField(default=False)  # every search done, ``genes`` chosen
-    # As ``solver.core.clock_prior.genes_to_json`` writes them; None: not complete, or the
+    # As ``solver.core.search.clock_prior.genes_to_json`` writes them; None: not complete, or the
     # searches found no plan of their own (the clock's hints start from the table size's).
     genes = models.JSONField(null=True, blank=True)
     seconds = models.FloatField(default=0.0)  # how long computing it took, all searches

@@ -21,8 +21,8 @@ from typing import Any
 from rules.clock import Clock
 from rules.i18n import LANGUAGES
 from rules.seats import Seats, parse_colours
-from solver.core.plans import Plan
-from solver.core.symmetry import canonical, colour_symmetric, find_mapping, rotate_plan
+from solver.core.search.symmetry import canonical, colour_symmetric, find_mapping, rotate_plan
+from solver.core.table.plans import Plan
 from solver.core.version import SOLVER_VERSION
 from solver.core.words import plan_speech
 from solver.models import HintRequest, PlanBookEntry

@@ -1,7 +1,7 @@
 """``POST /api/layouts/postmortem/``: was it winnable? (docs/api.md, "REST API").
 
 The same object as ``python manage.py postmortem --json``: both read their input with
-``solver.core.postmortem.postmortem_of_text``. Open to every signed-in user, like
+``solver.core.oracle.postmortem.postmortem_of_text``. Open to every signed-in user, like
 ``POST /api/layouts/check/``, whose input (``clock`` an id or a definition, ``layout`` in
 either form) it takes, with an optional table size.
 """
@@ -17,7 +17,7 @@ from config.openapi import BAD_REQUEST
 from rules.game import PLAYER_COUNTS
 from rules.inputs import clock_from_value
 from solver.api import ClockField
-from solver.core.postmortem import postmortem_of_text
+from solver.core.oracle.postmortem import postmortem_of_text
 
 
 class PostmortemIn(serializers.Serializer):

@@ -4,7 +4,7 @@ asks, so that a first hint is answered at once (``solver.plan_book``).
 A clock with special rules first gets its own prior at each table size
 (``solver.clock_priors``: a few long searches, about two minutes), which every pattern's
 search then starts from, as a hint's does. ``prefill(game…)`` walks the classes of
-patterns (``solver.core.symmetry``: one pattern per class, most often dealt first) for each
+patterns (``solver.core.search.symmetry``: one pattern per class, most often dealt first) for each
 table size and face-up budget, skips the classes the book already holds (so a stopped
 prefill resumes where it stopped), and stores each
 result as a hint job stores its own (``solver.results.result_json``), with the settings a
@@ -40,8 +40,8 @@ from rules.clock import Clock
 from rules.game import PLAYER_COUNTS
 from rules.seats import most_face_up, parse_colours
 from solver import clock_priors, plan_book
-from solver.core.search import SLIP_RATE, recommend
-from solver.core.symmetry import PatternClass, colour_symmetric, pattern_classes
+from solver.core.search.search import SLIP_RATE, recommend
+from solver.core.search.symmetry import PatternClass, colour_symmetric, pattern_classes
 from solver.core.version import SOLVER_VERSION
 from solver.models import ACTIVE_STATUSES, HintRequest, PlanBookEntry
 from solver.results import result_json

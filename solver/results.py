@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from rules.clock import Clock
-from solver.core.search import HintResult
+from solver.core.search.search import HintResult
 
 
 def result_json(result: HintResult, lang: str) -> dict[str, Any]:

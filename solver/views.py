@@ -37,7 +37,7 @@ from rules.game import PLAYER_COUNTS
 from rules.svg import clock_svg
 from solver import services
 from solver.access import get_hint_for_user
-from solver.core import exact
+from solver.core.table import exact
 from solver.core.words import spoken_number
 from solver.errors import HintError, HintLimitReached
 from solver.forms import HintForm, WhatIfForm, slots_from_colours

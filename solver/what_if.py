@@ -12,9 +12,9 @@ from django.utils.translation import gettext as _
 
 from config.i18n import current_lang
 from rules.errors import RulesError
-from solver.core.plans import Plan
-from solver.core.simulate import SimResult, draw_values, pass_count, wilson
-from solver.core.table_rules import compiled_engine_models
+from solver.core.table.plans import Plan
+from solver.core.table.simulate import SimResult, draw_values, pass_count, wilson
+from solver.core.table.table_rules import compiled_engine_models
 from solver.errors import HintError, HintLimitReached
 from solver.models import HintRequest
 from solver.results import pick

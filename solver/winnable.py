@@ -14,6 +14,6 @@ from rules.clock import Clock
 
 def judge_attempt(clock: Clock, layout: str, players: int) -> dict[str, Any]:
     """``postmortem --json`` for the layout as recorded, at the attempt's table size."""
-    from solver.core.postmortem import postmortem_of_text
+    from solver.core.oracle.postmortem import postmortem_of_text
 
     return postmortem_of_text(clock, layout, players).to_json()

@@ -13,8 +13,8 @@ import pytest
 
 from campaigns.definitions.editor import KIND_NAMES
 from rules.kinds import RULE_KINDS
-from solver.core.compiled import KNOWN_KINDS
-from solver.core.table_rules import PLANNED_KINDS
+from solver.core.oracle.compiled import KNOWN_KINDS
+from solver.core.table.table_rules import PLANNED_KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 NOT_KINDS = {"__init__", "base"}

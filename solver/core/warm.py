@@ -21,7 +21,7 @@ which is fork-safe but must not be entered by two threads of one process at once
 of a prefork pool process, which runs one job at a time. Web processes keep the default.
 
 It plays a few dozen games and decides a few deals: no result is kept, nothing is faked.
-``tests/solver/test_warm.py`` checks that a full hint after :func:`warm_up` compiles nothing
+``tests/solver/core/test_warm.py`` checks that a full hint after :func:`warm_up` compiles nothing
 new, so a kernel (or an argument type) added to the solver without a call here is caught.
 """
 
@@ -37,12 +37,11 @@ import numba
 
 from rules.catalogue import get_clock
 from rules.seats import parse_colours
-
-from .compiled import base_rules_clock
-from .odds import odds
-from .oracle import Oracle
-from .plans import baseline_plan
-from .simulate import deal_of, draw_values, pass_count
+from solver.core.oracle.compiled import base_rules_clock
+from solver.core.oracle.odds import odds
+from solver.core.oracle.oracle import Oracle
+from solver.core.table.plans import baseline_plan
+from solver.core.table.simulate import deal_of, draw_values, pass_count
 
 WARM_CLOCK = "1-1"  # any transcribed clock: a clock is data to the kernels, not code
 WARM_COLOURS = "SSMM/MMSS/SMSM"

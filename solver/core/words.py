@@ -21,9 +21,15 @@ from rules.cards import Colour
 from rules.clock import Clock
 from rules.i18n import LANGUAGES, join_numbers, join_words
 from rules.seats import Seats
-
-from . import exact
-from .plans import AVERAGE_CARD, SEGMENTS, Plan, equal_positions, reading_order, rule_params
+from solver.core.table import exact
+from solver.core.table.plans import (
+    AVERAGE_CARD,
+    SEGMENTS,
+    Plan,
+    equal_positions,
+    reading_order,
+    rule_params,
+)
 
 _T: dict[str, dict[str, str]] = {
     "seat": {"en": "Seat {n}", "nl": "Stoel {n}", "ja": "席{n}"},

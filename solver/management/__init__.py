@@ -15,7 +15,7 @@ def add_table_arguments(parser: CommandParser) -> None:
 
 def slip_rate_argument(text: str) -> float:
     """``--slips P``: a number from 0 to 0.5; anything else is the command's one-line error."""
-    from solver.core.simulate import check_slip_rate
+    from solver.core.table.simulate import check_slip_rate
 
     try:
         value = float(text)

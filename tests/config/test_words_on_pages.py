@@ -17,8 +17,8 @@ from campaigns.models import HistoryImport
 from rules.catalogue import get_clock
 from rules.seats import parse_colours
 from solver import services as hint_services
-from solver.core.plans import baseline_plan
-from solver.core.search import HintResult
+from solver.core.search.search import HintResult
+from solver.core.table.plans import baseline_plan
 from solver.core.words import all_words
 from solver.hint_inputs import parse_input
 from solver.models import HintRequest

@@ -31,8 +31,8 @@ from campaigns.groups.services import create_group
 from campaigns.models import Group
 from rules.catalogue import get_clock
 from rules.seats import parse_colours
-from solver.core.plans import baseline_plan
-from solver.core.search import HintResult
+from solver.core.search.search import HintResult
+from solver.core.table.plans import baseline_plan
 from solver.core.words import all_words
 from solver.models import HintRequest
 from solver.results import result_json

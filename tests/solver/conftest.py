@@ -15,8 +15,8 @@ from rules.clock import Clock
 from rules.kinds.base import RULE_KINDS, Resolution, Rule, Segment, register
 from rules.seats import parse_colours
 from solver import services
-from solver.core.plans import baseline_plan
-from solver.core.search import HintResult
+from solver.core.search.search import HintResult
+from solver.core.table.plans import baseline_plan
 from solver.hint_inputs import parse_input
 from solver.jobs import RUN_HINT
 from solver.models import HintRequest

@@ -245,7 +245,7 @@ def test_the_alternatives_in_the_result_speak_to_the_names_in_the_readers_langua
 ) -> None:
     from rules.catalogue import get_clock
     from rules.seats import parse_colours
-    from solver.core.search import recommend
+    from solver.core.search.search import recommend
     from solver.results import result_json
 
     client = api(alice)

@@ -1,4 +1,4 @@
-"""The strength table's "beyond repair" figure (solver.bench_solver): its completion check
+"""The strength table's "beyond repair" figure (bench.bench_solver): its completion check
 agrees with the oracle on empty boards, refuses boards no placement can save, and the share
 it reports stays within the games random moves spoil."""
 
@@ -9,12 +9,12 @@ from itertools import pairwise, product
 
 import pytest
 
+from bench.bench_solver import BASE, _completable, _spoiled
 from rules.clock import Clock
 from rules.seats import parse_colours
-from solver.bench_solver import BASE, _completable, _spoiled
-from solver.core.oracle import solve
-from solver.core.plans import h_plan
-from solver.core.simulate import deal_of, draw_slips, draw_values, slips_of_kind
+from solver.core.oracle.oracle import solve
+from solver.core.table.plans import h_plan
+from solver.core.table.simulate import deal_of, draw_slips, draw_values, slips_of_kind
 
 SEATS = parse_colours("SSMM/SMSM/MMSS")
 

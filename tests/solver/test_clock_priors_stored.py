@@ -12,9 +12,9 @@ from django.contrib.auth.models import User
 
 from rules.catalogue import get_clock
 from solver import clock_priors, jobs, prefill
-from solver.core import clock_prior
-from solver.core.clock_prior import genes_from_json
-from solver.core.search import HintResult
+from solver.core.search import clock_prior
+from solver.core.search.clock_prior import genes_from_json
+from solver.core.search.search import HintResult
 from solver.models import ClockPrior, HintRequest, PlanBookEntry
 
 pytestmark = pytest.mark.django_db

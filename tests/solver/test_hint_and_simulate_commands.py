@@ -14,12 +14,12 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import OperationalError
 
-import solver.core.search
+import solver.core.search.search
 import solver.management.commands.hint as hint_command
 from rules.catalogue import get_clock
 from solver import clock_priors
-from solver.core.clock_prior import genes_to_json
-from solver.core.genes import Genes
+from solver.core.search.clock_prior import genes_to_json
+from solver.core.search.genes import Genes
 from solver.models import ClockPrior
 
 COLOURS = "SSMM/SMSM/MMSS"
@@ -31,9 +31,9 @@ pytestmark = pytest.mark.django_db
 def _quick(monkeypatch: pytest.MonkeyPatch) -> None:
     # The commands' own behaviour is under test here, not the search's quality or the odds
     # (tested by their owners): keep each call to a fraction of a second.
-    real = solver.core.search.recommend
+    real = solver.core.search.search.recommend
 
-    def quick(*args: object, **kwargs: object) -> solver.core.search.HintResult:
+    def quick(*args: object, **kwargs: object) -> solver.core.search.search.HintResult:
         kwargs["effort"] = 0.05
         kwargs["compute_odds"] = False
         return real(*args, **kwargs)  # type: ignore[arg-type]
@@ -47,7 +47,7 @@ def priors_given(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     given: list[object] = []
     quick: Any = hint_command.recommend  # the quick search of ``_quick``
 
-    def recording(*args: Any, **kwargs: Any) -> solver.core.search.HintResult:
+    def recording(*args: Any, **kwargs: Any) -> solver.core.search.search.HintResult:
         given.append(kwargs.get("prior"))
         return quick(*args, **kwargs)
 

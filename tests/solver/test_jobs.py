@@ -15,7 +15,7 @@ from django.utils import timezone
 from ops import heartbeat
 from ops.models import WorkerHeartbeat
 from solver import jobs, services
-from solver.core.search import HintResult, Stage
+from solver.core.search.search import HintResult, Stage
 from solver.models import HintRequest
 
 pytestmark = pytest.mark.django_db

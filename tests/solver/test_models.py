@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from solver.core.search import STAGES
+from solver.core.search.search import STAGES
 from solver.models import HintRequest
 
 Status = HintRequest.Status

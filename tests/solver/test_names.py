@@ -17,13 +17,13 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-import solver.core.search
+import solver.core.search.search
 from campaigns.groups.services import create_group
 from campaigns.models import Group
 from rules.catalogue import get_clock
 from rules.seats import parse_colours
-from solver.core.plans import baseline_plan
-from solver.core.search import HintResult
+from solver.core.search.search import HintResult
+from solver.core.table.plans import baseline_plan
 from solver.core.words import all_words, plan_words
 from solver.errors import HintError
 from solver.hint_inputs import parse_input, parse_names
@@ -264,7 +264,7 @@ def test_names_are_escaped_on_the_result_page(
 
 @pytest.fixture
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = solver.core.search.recommend
+    real = solver.core.search.search.recommend
 
     def fast(*args: object, **kwargs: object) -> HintResult:
         kwargs["effort"] = 0.05

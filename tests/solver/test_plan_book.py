@@ -19,9 +19,9 @@ from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.seats import Seats, parse_colours
 from solver import prefill, services
-from solver.core.plans import baseline_plan
-from solver.core.search import HintResult
-from solver.core.symmetry import class_count, pattern_classes
+from solver.core.search.search import HintResult
+from solver.core.search.symmetry import class_count, pattern_classes
+from solver.core.table.plans import baseline_plan
 from solver.core.version import SOLVER_VERSION
 from solver.hint_inputs import parse_input
 from solver.models import ClockPrior, HintRequest, PlanBookEntry

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.catalogue import get_clock
 from rules.seats import parse_colours
-from solver.core.search import recommend
+from solver.core.search.search import recommend
 from solver.results import in_language, offered, pick, result_json
 
 

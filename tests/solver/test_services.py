@@ -15,7 +15,7 @@ from kombu.exceptions import OperationalError
 
 from rules.catalogue import get_clock
 from solver import services
-from solver.core.search import HintResult
+from solver.core.search.search import HintResult
 from solver.errors import HintLimitReached
 from solver.hint_inputs import parse_input
 from solver.jobs import claim

@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 from campaigns.groups.services import create_group
 from rules.catalogue import get_clock
 from rules.seats import parse_colours
-from solver.core.plans import baseline_plan
-from solver.core.search import HintResult
+from solver.core.search.search import HintResult
+from solver.core.table.plans import baseline_plan
 from solver.core.words import all_words, plan_speech
 from solver.models import HintRequest
 from solver.results import result_json

@@ -26,7 +26,7 @@ from django.test import Client
 
 from config.celery import app as celery_app
 from solver import jobs, services
-from solver.core.search import Stage
+from solver.core.search.search import Stage
 from solver.hint_inputs import parse_input
 from solver.models import HintRequest, PlanBookEntry
 from solver.tasks import run_hint

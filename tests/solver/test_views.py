@@ -19,8 +19,8 @@ from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.seats import parse_colours
 from solver import jobs, services
-from solver.core.plans import baseline_plan, h_plan
-from solver.core.search import Alternative, HintResult
+from solver.core.search.search import Alternative, HintResult
+from solver.core.table.plans import baseline_plan, h_plan
 from solver.core.words import all_words, spoken_number
 from solver.hint_inputs import parse_input
 from solver.models import HintRequest

@@ -17,8 +17,8 @@ from rules.clock import MAX_RULES, Clock
 from rules.seats import parse_colours
 from solver import services
 from solver import what_if as what_if_module
-from solver.core.plans import baseline_plan
-from solver.core.search import HintResult
+from solver.core.search.search import HintResult
+from solver.core.table.plans import baseline_plan
 from solver.errors import HintError, HintLimitReached
 from solver.hint_inputs import parse_input
 from solver.models import HintRequest

@@ -5,7 +5,7 @@ Prints the recommended plan as said aloud (three lines) and its fine print, its 
 pass rate with a 95% interval — clean and with a decision slipping with chance P (default
 0.05) — the other plans offered, the baseline plan's rate and the perfect-information odds
 (docs/api.md, "Command line"). The same core call as the Celery task
-(``solver.core.search.recommend``), from the same start: the clock's own prior where the
+(``solver.core.search.search.recommend``), from the same start: the clock's own prior where the
 prefill has stored it (``solver.clock_priors``), else the table size's. Bad input: one line
 on stderr, exit 2, never a traceback.
 """
@@ -24,9 +24,9 @@ from rules.clock import Clock
 from rules.errors import RulesError
 from rules.i18n import LANGUAGES
 from solver import clock_priors
-from solver.core.genes import Genes
-from solver.core.search import SLIP_RATE, recommend
-from solver.core.simulate import table_from_arguments
+from solver.core.search.genes import Genes
+from solver.core.search.search import SLIP_RATE, recommend
+from solver.core.table.simulate import table_from_arguments
 from solver.core.words import plan_speech
 from solver.errors import HintError
 from solver.hint_inputs import parse_names

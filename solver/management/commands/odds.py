@@ -19,8 +19,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from rules.errors import RulesError
 from rules.inputs import clock_from_argument
 from rules.seats import parse_colours
-from solver.core.compiled import base_rules_clock
-from solver.core.odds import odds
+from solver.core.oracle.compiled import base_rules_clock
+from solver.core.oracle.odds import odds
 from solver.management import add_table_arguments
 
 

@@ -2,7 +2,7 @@
 [--lang en|nl|ja]``
 
 Was it winnable? Could the 12 cards of LAYOUT have passed the clock, if everyone had seen
-every card; and one arrangement that would have passed (``solver.core.postmortem``).
+every card; and one arrangement that would have passed (``solver.core.oracle.postmortem``).
 ``--json`` prints ``{"winnable", "witness", "placement_checked", "special_rules_known",
 "unchecked"}``.
 A layout in segment form is judged by the layout rules only; in move form by the placement
@@ -24,7 +24,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from rules.errors import RulesError
 from rules.i18n import LANGUAGES
 from rules.inputs import clock_from_argument
-from solver.core.postmortem import postmortem_of_text
+from solver.core.oracle.postmortem import postmortem_of_text
 
 _CLOCK_AND_LAYOUT = {
     "en": "Give a CLOCK and a LAYOUT (quote the layout).",

@@ -1,7 +1,7 @@
 """``python manage.py prefill_plans --clock C [--players N] [--face-up F]``
 
 Fills the plan book (``solver.plan_book``) for one clock: every class of colour patterns a
-table of each size can see (``solver.core.symmetry``), for each face-up budget a campaign
+table of each size can see (``solver.core.search.symmetry``), for each face-up budget a campaign
 gives (the players, plus one per flipped Bonus token) unless ``--face-up`` names one. The
 clock is played as a hint would play it for a table using the shipped rules (the base rules
 when its special rules are unknown); a clock with special rules first gets its own prior at

@@ -3,7 +3,7 @@
 
 Plays a plan (the ``plan`` object that ``hint --json`` prints, edited or not) in silent
 simulation and prints its pass rate with a 95% interval; with ``--slips P`` each decision
-slips with probability P (``solver.core.agents.slip_of``). Bad input — including a plan file
+slips with probability P (``solver.core.table.agents.slip_of``). Bad input — including a plan file
 that breaks the plan schema — is one line on stderr and exit 2, never a traceback.
 """
 
@@ -15,8 +15,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from solver.core.plans import Plan
-from solver.core.simulate import simulate, table_from_arguments
+from solver.core.table.plans import Plan
+from solver.core.table.simulate import simulate, table_from_arguments
 from solver.management import add_slips_argument, add_table_arguments, slip_rate_argument
 
 MAX_GAMES = 10_000_000
