@@ -26,7 +26,6 @@ Prints, without asserting anything about time:
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import time
 
@@ -189,7 +188,7 @@ def _lost_by_kind(
 ) -> tuple[float, float, float, float]:
     """What ``plan`` loses to misreads alone and to random moves alone, each slipping as
     often as it does in the mix at ``rate`` (``simulate.slips_of_kind``): where the loss to
-    slips comes from; then the random moves' :func:`_spoiled` shares."""
+    slips comes from; then the random moves' :func:`spoiled_shares`."""
     from solver.core.table.agents import MISREAD_SHARE
     from solver.core.table.simulate import pass_count, slips_of_kind
 
@@ -203,11 +202,13 @@ def _lost_by_kind(
     with_random = pass_count(
         clock, seats, plan, face_up, values, "auto", rate * (1.0 - MISREAD_SHARE), random
     )
-    spoiled, beyond = _spoiled(clock, seats, plan, values, random, rate * (1.0 - MISREAD_SHARE))
+    spoiled, beyond = spoiled_shares(
+        clock, seats, plan, values, random, rate * (1.0 - MISREAD_SHARE)
+    )
     return (clean - with_misreads) / games, (clean - with_random) / games, spoiled, beyond
 
 
-def _spoiled(
+def spoiled_shares(
     clock: Clock,
     seats: Seats,
     plan: Plan,
@@ -219,6 +220,7 @@ def _spoiled(
     alone), and of those, the share no placement of the cards left could still pass once
     the first random move is down (every card visible from there on): the part of the loss
     no plan played from that board could win back. For clocks without special rules."""
+    from solver.core.oracle.completion import completable
     from solver.core.table.simulate import play_compiled
     from solver.core.table.table_rules import rules_for
 
@@ -238,37 +240,8 @@ def _spoiled(
             counts[position] += 1
             placed.add(int(slot))
         left = [int(values[g, s]) for s in range(len(values[g])) if s not in placed]
-        beyond += not _completable(totals, counts, left, clock.cap or 12 * 12)
+        beyond += not completable(totals, counts, left, clock.cap or 12 * 12)
     return spoiled / len(values), beyond / len(values)
-
-
-def _completable(totals: list[int], counts: list[int], left: list[int], cap: int) -> bool:
-    """Whether ``left`` can be added to segments holding ``totals`` (``counts`` cards), by
-    position in reading order, so that every segment has a card and the values rise (ties
-    allowed) up to ``cap``: the base rules, over every split of the cards left."""
-    n = len(left)
-    sums = [0] * (1 << n)
-    sizes = [0] * (1 << n)
-    for mask in range(1, 1 << n):
-        low = mask & -mask
-        sums[mask] = sums[mask ^ low] + left[low.bit_length() - 1]
-        sizes[mask] = sizes[mask ^ low] + 1
-    full = (1 << n) - 1
-
-    @functools.cache
-    def fill(position: int, used: int, last: int) -> bool:
-        free = full & ~used
-        sub = free  # every split of the free cards, largest first; the last takes them all
-        while True:
-            value = totals[position] + sums[sub]
-            fits = counts[position] + sizes[sub] >= 1 and last <= value <= cap
-            if fits and (position == 5 or fill(position + 1, used | sub, value)):
-                return True
-            if position == 5 or sub == 0:
-                return False
-            sub = (sub - 1) & free
-
-    return fill(0, 0, 0)
 
 
 def _spread_numbers(effort: float, games: int, seeds: int, rate: float = 0.05) -> None:

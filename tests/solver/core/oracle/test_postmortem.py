@@ -263,14 +263,3 @@ def test_an_untranscribed_clock_is_judged_by_what_is_known_and_says_so() -> None
     assert answer.winnable is True
     assert answer.to_json()["special_rules_known"] is False
     assert "not transcribed" in answer.summary()
-
-
-def test_the_benchmark_measures_what_it_says() -> None:
-    """A smoke run of ``python -m bench.bench_postmortem`` on a few layouts."""
-    from bench.bench_postmortem import CLOCKS, measure
-
-    clock = Clock.from_json(CLOCKS["segment 1 holds 4 cards"])
-    numbers = measure(clock, 40, move_form=True)
-    assert set(numbers) == {"wall_mean_ms", "mean_ms", "median_ms", "p99_ms", "max_ms", "winnable"}
-    assert 0 < numbers["median_ms"] <= numbers["p99_ms"] <= numbers["max_ms"]
-    assert 0 < numbers["winnable"] < 1

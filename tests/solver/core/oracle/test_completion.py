@@ -1,27 +1,25 @@
-"""The strength table's "beyond repair" figure (bench.bench_solver): its completion check
-agrees with the oracle on empty boards, refuses boards no placement can save, and the share
-it reports stays within the games random moves spoil."""
+"""The completion check (solver.core.oracle.completion): it agrees with the oracle on empty
+boards and with trying every placement on partial ones, and refuses boards no placement can
+save."""
 
 from __future__ import annotations
 
 import random
 from itertools import pairwise, product
 
-import pytest
-
-from bench.bench_solver import BASE, _completable, _spoiled
 from rules.clock import Clock
 from rules.seats import parse_colours
+from solver.core.oracle.completion import completable
 from solver.core.oracle.oracle import solve
-from solver.core.table.plans import h_plan
-from solver.core.table.simulate import deal_of, draw_slips, draw_values, slips_of_kind
+from solver.core.table.simulate import deal_of, draw_values
 
+BASE = Clock("2-1", 2, 1)  # base rules only: start 1, cap 24, no special rule
 SEATS = parse_colours("SSMM/SMSM/MMSS")
 
 
 def test_on_an_empty_board_it_agrees_with_the_oracle() -> None:
     values = draw_values(SEATS, 200, 17)
-    answers = [_completable([0] * 6, [0] * 6, [int(v) for v in row], 24) for row in values]
+    answers = [completable([0] * 6, [0] * 6, [int(v) for v in row], 24) for row in values]
     assert answers == [solve(BASE, SEATS, deal_of(SEATS, row)) is not None for row in values]
 
 
@@ -44,7 +42,7 @@ def test_on_part_of_a_board_it_agrees_with_trying_every_placement() -> None:
         counts = [rng.choice((0, 0, 1, 2)) for _ in range(6)]
         totals = [sum(rng.randint(1, 12) for _ in range(c)) for c in counts]
         left = [rng.randint(1, 12) for _ in range(rng.randint(0, 5))]
-        answer = _completable(totals, counts, left, 24)
+        answer = completable(totals, counts, left, 24)
         assert answer == _by_every_placement(totals, counts, left, 24), (totals, counts, left)
         verdicts.add(answer)
     assert verdicts == {True, False}
@@ -52,30 +50,12 @@ def test_on_part_of_a_board_it_agrees_with_trying_every_placement() -> None:
 
 def test_a_board_that_no_placement_saves() -> None:
     # 13 on the first segment read: the five others cannot all reach 13 with four cards.
-    assert not _completable([13, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0], [1, 2, 3, 12], 24)
-    assert _completable(
+    assert not completable([13, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0], [1, 2, 3, 12], 24)
+    assert completable(
         [13, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0], [6, 7, 12, 1, 11, 2, 10, 3, 9, 4], 24
     )
     # Over the cap already.
-    assert not _completable([25, 0, 0, 0, 0, 0], [3, 0, 0, 0, 0, 0], [1, 2, 3, 4, 5], 24)
+    assert not completable([25, 0, 0, 0, 0, 0], [3, 0, 0, 0, 0, 0], [1, 2, 3, 4, 5], 24)
     # Every segment has its card already: only the order and the cap matter.
-    assert _completable([1, 2, 3, 4, 5, 6], [1] * 6, [], 24)
-    assert not _completable([1, 2, 3, 4, 6, 5], [1] * 6, [], 24)
-
-
-def test_beyond_repair_is_part_of_what_random_moves_spoil() -> None:
-    plan = h_plan(BASE, SEATS)
-    values = draw_values(SEATS, 1500, 5)
-    slips = slips_of_kind(draw_slips(1500, 5), "random")
-    spoiled, beyond = _spoiled(BASE, SEATS, plan, values, slips, 0.1)
-    assert 0 < beyond < spoiled < 0.5
-    assert _spoiled(BASE, SEATS, plan, values, slips, 0.0) == (0.0, 0.0)
-
-
-def test_it_refuses_a_clock_with_special_rules() -> None:
-    clock = Clock.from_json(
-        {"id": "5-1", "rules": [{"kind": "max_cards", "segment": 5, "count": 1}]}
-    )
-    values = draw_values(SEATS, 10, 5)
-    with pytest.raises(ValueError, match="base rules"):
-        _spoiled(clock, SEATS, h_plan(clock, SEATS), values, draw_slips(10, 5), 0.1)
+    assert completable([1, 2, 3, 4, 5, 6], [1] * 6, [], 24)
+    assert not completable([1, 2, 3, 4, 6, 5], [1] * 6, [], 24)
