@@ -354,6 +354,22 @@ def last_undoable(campaign: Campaign) -> Event | None:
     )
 
 
+def unnamed_undo(campaign: Campaign) -> CampaignError:
+    """The refusal of an Undo that does not name its change (a hand-made POST, a form from an
+    old page): the pages require ``event`` as the API does, so an Undo never reverts a change
+    the phone did not show. A ``StaleWrite`` (409, the fresh board) when there is a change."""
+    newest = campaign.events.order_by("-id").first()
+    if newest is None:
+        return CampaignError(_("There is nothing to undo."))
+    return StaleWrite(
+        _(
+            "This Undo did not say which change it reverts, so nothing was undone. Check the "
+            "board and tap Undo again."
+        ),
+        newest,
+    )
+
+
 def undo(
     campaign: Campaign,
     user: Any,

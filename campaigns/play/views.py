@@ -306,11 +306,13 @@ def _base_rules(clock: Clock) -> list[str]:
 def undo(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     group, membership = get_group_for_user(request.user, group_id, write=True)
     raw_event = request.POST.get("event", "")
-    # A change that cannot exist (0) is refused like one that is no longer the last.
-    event_id = (parse_id(raw_event) or 0) if raw_event else None
+    campaign = group.current_campaign()
     try:
+        if not raw_event:
+            raise play_services.unnamed_undo(campaign)
+        # A change that cannot exist (0) is refused like one that is no longer the last.
         event = play_services.undo(
-            group.current_campaign(), request.user, event_id, _expected_event(request)
+            campaign, request.user, parse_id(raw_event) or 0, _expected_event(request)
         )
         message = _("Undone: %(what)s at %(clock)s.") % {
             "what": event.get_kind_display(),
