@@ -19,6 +19,7 @@ pages = [
     path(group + "record/", play_views.record, name="record"),
     path(group + "check/", play_views.layout_check, name="check"),
     path(group + "undo/", play_views.undo, name="undo"),
+    path(group + "redo/", play_views.redo, name="redo"),
     path(group + "sessions/", groups_views.sessions, name="sessions"),
     path(group + "sessions/<id:session_id>/", groups_views.session_detail, name="session"),
     path(
