@@ -5,6 +5,7 @@ from campaigns.definitions import views as definitions_views
 from campaigns.groups import views as groups_views
 from campaigns.history import views as history_views
 from campaigns.play import views as play_views
+from campaigns.recap import views as recap_views
 from campaigns.statistics import views as statistics_views
 
 group = "groups/<id:group_id>/"
@@ -27,6 +28,7 @@ pages = [
         history_views.export_bgstats,
         name="bgstats",
     ),
+    path(group + "sessions/<id:session_id>/recap.png", recap_views.recap_png, name="recap_png"),
     path(group + "sleeve/", play_views.sleeve, name="sleeve"),
     path(group + "clocks/<str:clock_id>/", definitions_views.clock_page, name="clock"),
     path(group + "clocks/<str:clock_id>/edit/", definitions_views.transcribe, name="transcribe"),

@@ -98,6 +98,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "campaigns:session": ("LHAAA", "LHDAA"),
     "campaigns:sessions": ("LHAAA", "LHDAA"),
     "campaigns:settings": ("LHAAA", "LHDAA"),
+    "campaigns:recap_png": ("LHAAA", "LMMMM"),
     "campaigns:redo": ("LMMMM", "LHDAA"),
     "campaigns:sharing": ("LMMMM", "LHDDA"),
     "campaigns:sleeve": ("LHAAA", "LHDAA"),
