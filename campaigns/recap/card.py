@@ -62,13 +62,13 @@ def layout(recap: Recap) -> list[Text]:
         Text(MARGIN, 200, 36, INK, _fit(subtitle, 36)),
     ]
     if recap.players:
-        items.append(Text(MARGIN, 252, 30, MUTED, _fit(", ".join(recap.players), 30)))
+        items.append(Text(MARGIN, 252, 32, MUTED, _fit(", ".join(recap.players), 32)))
     y = 340
     for row in recap_rows(recap):
-        items.append(Text(MARGIN, y, 30, MUTED, _fit(row.label, 30)))
-        items.append(Text(MARGIN, y + 52, 44, INK, _fit(row.value, 44)))
+        items.append(Text(MARGIN, y, 34, MUTED, _fit(row.label, 34)))
+        items.append(Text(MARGIN, y + 54, 46, INK, _fit(row.value, 46)))
         y += 132
-    items.append(Text(MARGIN, HEIGHT - 48, 26, MUTED, "Timekeeper · Take Time"))
+    items.append(Text(MARGIN, HEIGHT - 48, 30, MUTED, "Timekeeper · Take Time"))
     return items
 
 
