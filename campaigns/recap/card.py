@@ -80,7 +80,7 @@ def png(recap: Recap) -> bytes:
     for item in layout(recap):
         draw.text((item.x, item.y), item.text, font=_font(item.size), fill=item.fill, anchor="ls")
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    image.save(out, format="PNG")  # optimize=True: 3x the time for 3% fewer bytes
     return out.getvalue()
 
 
