@@ -24,6 +24,7 @@ urlpatterns = [
     path(group + "sleeve/", play_api.sleeve, name="api-sleeve"),
     path(group + "sleeve/retrieve/", play_api.sleeve_retrieve, name="api-sleeve-retrieve"),
     path(group + "undo/", play_api.undo, name="api-undo"),
+    path(group + "redo/", play_api.redo, name="api-redo"),
     path(group + "events/", play_api.events, name="api-events"),
     path(group + "members/", groups_api.members, name="api-members"),
     path(group + "members/<id:member_id>/", groups_api.member_detail, name="api-member"),

@@ -238,7 +238,8 @@ class Session(models.Model):
 
 class Event(models.Model):
     """One change of a campaign's state. ``before`` holds what the change overwrote, so
-    ``services.undo`` can put it back; ``request_key`` makes a resubmitted form harmless."""
+    ``services.undo`` can put it back (an undo's own ``before`` holds what it overwrote, so
+    ``redo`` can put that back); ``request_key`` makes a resubmitted form harmless."""
 
     class Kind(models.TextChoices):
         PASSED = "passed", _("passed")
@@ -248,6 +249,8 @@ class Event(models.Model):
         # An undo is a change too: it gives the campaign a new version (its last event id),
         # which tells the other phones at the table to refresh their board.
         UNDONE = "undone", _("undo")
+        # A redo puts back the change an undo reverted (its ``before`` names the undo).
+        REDONE = "redone", _("redo")
 
     campaign = models.ForeignKey(Campaign, models.CASCADE, related_name="events")
     kind = models.CharField(max_length=10, choices=Kind.choices)

@@ -5,6 +5,7 @@ from campaigns.definitions import views as definitions_views
 from campaigns.groups import views as groups_views
 from campaigns.history import views as history_views
 from campaigns.play import views as play_views
+from campaigns.recap import views as recap_views
 from campaigns.statistics import views as statistics_views
 
 group = "groups/<id:group_id>/"
@@ -19,6 +20,7 @@ pages = [
     path(group + "record/", play_views.record, name="record"),
     path(group + "check/", play_views.layout_check, name="check"),
     path(group + "undo/", play_views.undo, name="undo"),
+    path(group + "redo/", play_views.redo, name="redo"),
     path(group + "sessions/", groups_views.sessions, name="sessions"),
     path(group + "sessions/<id:session_id>/", groups_views.session_detail, name="session"),
     path(
@@ -26,6 +28,7 @@ pages = [
         history_views.export_bgstats,
         name="bgstats",
     ),
+    path(group + "sessions/<id:session_id>/recap.png", recap_views.recap_png, name="recap_png"),
     path(group + "sleeve/", play_views.sleeve, name="sleeve"),
     path(group + "clocks/<str:clock_id>/", definitions_views.clock_page, name="clock"),
     path(group + "clocks/<str:clock_id>/edit/", definitions_views.transcribe, name="transcribe"),

@@ -48,6 +48,9 @@ from campaigns.groups.services import (
 from campaigns.history import exports
 from campaigns.models import NAME_LENGTH, Group, Membership, Player, Session
 from campaigns.play.state import campaign_state
+from campaigns.recap import card
+from campaigns.recap.compute import session_recap
+from campaigns.recap.views import png_name
 from config.http import AuthenticatedHttpRequest
 
 # An invite link opened before logging in: kept in the session until the dashboard's offer
@@ -177,6 +180,8 @@ def session_detail(
             "attempts": attempts,
             "minutes": exports.session_minutes(attempts),
             "bgstats_link": exports.bgstats_link(session),
+            "recap_svg": card.svg(session_recap(session)),
+            "recap_name": png_name(session),
             "form": form,
         },
         status=400 if form.errors else 200,

@@ -42,7 +42,7 @@ def export_history(group: Group) -> dict[str, Any]:
     events (attempts, skips, retrievals) in the order they happened. Undone events are gone."""
     campaigns = []
     for campaign in group.campaigns.order_by("id"):
-        changes = campaign.events.exclude(kind=Event.Kind.UNDONE)
+        changes = campaign.events.exclude(kind__in=[Event.Kind.UNDONE, Event.Kind.REDONE])
         played = {e.clock_id for e in changes}
         passed_at_start = [c for c in campaign_state(campaign).passed if c not in played]
         rows = list(campaign.sessions.order_by("date", "id").prefetch_related("players"))

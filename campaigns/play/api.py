@@ -1,6 +1,6 @@
 """The REST API of playing a campaign (docs/api.md, "REST API"): where the group stands,
-attempts, the Sleeve of Regrets, undo and the history of changes. Serializers check the shape
-of input; ``campaigns.play.services`` decides, exactly as for the pages.
+attempts, the Sleeve of Regrets, undo and redo, and the history of changes. Serializers check
+the shape of input; ``campaigns.play.services`` decides, exactly as for the pages.
 
 Permissions, the same everywhere (``campaigns.access``): a group's resources are 404 for
 non-members; viewers read but get 403 on every write; only owners manage members. Refusals
@@ -26,6 +26,7 @@ from campaigns.api_common import IDEMPOTENCY, WRITE_ERRORS, expected_event_field
 from campaigns.errors import CampaignError
 from campaigns.models import NAME_LENGTH, NOTES_LENGTH, Attempt
 from campaigns.play import services as play_services
+from campaigns.play.redo import redo as redo_change
 from campaigns.play.services import record_attempt, retrieve, skip
 from campaigns.play.state import campaign_state
 from config.http import AuthenticatedRequest, api_view
@@ -277,6 +278,38 @@ def undo(request: AuthenticatedRequest, group_id: int) -> Response:
         group.current_campaign(),
         request.user,
         data.validated_data.get("event"),
+        data.validated_data.get("expected_event"),
+        again_is_stale=True,
+    )
+    return Response(EventOut(event).data)
+
+
+class RedoIn(serializers.Serializer):
+    event = id_field(
+        help_text="The undo to revert: its id in the history (kind `undone`), which is also "
+        "the progress `version` right after it. When it is no longer the undo a Redo would "
+        "revert (redone already, or a change was recorded after it), nothing is redone: 409 "
+        "with the fresh progress."
+    )
+    expected_event = expected_event_field()
+
+
+@extend_schema(
+    request=RedoIn,
+    responses={200: EventOut, **WRITE_ERRORS, **STALE},
+    summary="Redo the change last undone",
+)
+@api_view(["POST"])
+def redo(request: AuthenticatedRequest, group_id: int) -> Response:
+    """Put back the change the undo ``event`` reverted, if nothing was recorded since; the
+    answer is that change, no longer undone."""
+    group, _membership = get_group_for_user(request.user, group_id, write=True)
+    data = RedoIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    event = redo_change(
+        group.current_campaign(),
+        request.user,
+        data.validated_data["event"],
         data.validated_data.get("expected_event"),
         again_is_stale=True,
     )

@@ -78,6 +78,11 @@ def _stale_message(event: Event) -> str:
             "Another phone undid the last change at %(clock)s at %(time)s. Check the board and "
             "tap again if this is still right."
         ) % {"clock": event.clock_id, "time": when}
+    if event.kind == Event.Kind.REDONE:
+        return _(
+            "Another phone redid the last change at %(clock)s at %(time)s. Check the board and "
+            "tap again if this is still right."
+        ) % {"clock": event.clock_id, "time": when}
     return _(
         "Another phone already recorded “%(what)s” at %(clock)s at %(time)s. Check the board "
         "and tap again if this was another attempt."
@@ -120,6 +125,38 @@ def _snapshot(campaign: Campaign, rows: Iterable[ClockProgress]) -> dict[str, An
             r.clock_id: {"status": r.status, "attempts": r.attempts, "failures": r.failures}
             for r in rows
         },
+    }
+
+
+def _restore(campaign: Campaign, snapshot: dict[str, Any]) -> None:
+    """Put back what ``_snapshot`` took: the campaign's tokens, stack and completion, and the
+    progress of the clocks it names. Undo restores a change's ``before``; redo, an undo's."""
+    campaign.bonus_tokens = snapshot["bonus_tokens"]
+    campaign.stack_top = snapshot["stack_top"]
+    campaign.completed = snapshot["completed"]
+    campaign.save(update_fields=["bonus_tokens", "stack_top", "completed"])
+    for clock_id, values in snapshot["progress"].items():
+        ClockProgress.objects.filter(campaign=campaign, clock_id=clock_id).update(**values)
+
+
+def _attempt_record(attempt: Attempt) -> dict[str, Any]:
+    """An attempt as JSON, kept in the undo that deletes it so that a redo can bring it back
+    whole (its id too, and the hints that were linked to it)."""
+    return {
+        "id": attempt.pk,
+        "session": attempt.session_id,
+        "players": attempt.players,
+        "bonus_tokens": attempt.bonus_tokens,
+        "outcome": attempt.outcome,
+        "layout": attempt.layout,
+        "verdict": attempt.verdict,
+        "postmortem": attempt.postmortem,
+        "opener": attempt.opener_id,
+        "duration": attempt.duration.total_seconds() if attempt.duration is not None else None,
+        "notes": attempt.notes,
+        "clock_version": attempt.clock_version,
+        "created": attempt.created.isoformat(),
+        "hints": list(attempt.hint_requests.values_list("pk", flat=True)),
     }
 
 
@@ -345,12 +382,29 @@ def retrieve(
 
 
 def last_undoable(campaign: Campaign) -> Event | None:
-    """The change an Undo would revert: the last one not undone (an undo is not undone)."""
+    """The change an Undo would revert: the last one not undone (an undo or a redo is not
+    undone itself: a redone change is undone again)."""
     return (
         campaign.events.filter(undone__isnull=True)
-        .exclude(kind=Event.Kind.UNDONE)
+        .exclude(kind__in=[Event.Kind.UNDONE, Event.Kind.REDONE])
         .order_by("-id")
         .first()
+    )
+
+
+def unnamed_undo(campaign: Campaign) -> CampaignError:
+    """The refusal of an Undo that does not name its change (a hand-made POST, a form from an
+    old page): the pages require ``event`` as the API does, so an Undo never reverts a change
+    the phone did not show. A ``StaleWrite`` (409, the fresh board) when there is a change."""
+    newest = campaign.events.order_by("-id").first()
+    if newest is None:
+        return CampaignError(_("There is nothing to undo."))
+    return StaleWrite(
+        _(
+            "This Undo did not say which change it reverts, so nothing was undone. Check the "
+            "board and tap Undo again."
+        ),
+        newest,
     )
 
 
@@ -392,15 +446,17 @@ def undo(
             newer = campaign.events.filter(pk__gt=expected_event).order_by("-id").first()
             if newer is not None:
                 raise StaleWrite(_stale_message(newer), newer)
-        before = event.before
-        campaign.bonus_tokens = before["bonus_tokens"]
-        campaign.stack_top = before["stack_top"]
-        campaign.completed = before["completed"]
-        campaign.save(update_fields=["bonus_tokens", "stack_top", "completed"])
-        for clock_id, values in before["progress"].items():
-            ClockProgress.objects.filter(campaign=campaign, clock_id=clock_id).update(**values)
-        Attempt.objects.filter(event=event).delete()
+        # What the undo overwrites, for a redo (campaigns.play.redo): the state after the
+        # change, and its attempt, which the undo deletes.
+        touched = event.before["progress"]
+        rows = ClockProgress.objects.filter(campaign=campaign, clock_id__in=touched)
+        undoing: dict[str, Any] = {"event": event.pk, "after": _snapshot(campaign, rows)}
+        attempt = Attempt.objects.filter(event=event).first()
+        if attempt is not None:
+            undoing["attempt"] = _attempt_record(attempt)
+            attempt.delete()
+        _restore(campaign, event.before)
         event.undone = timezone.now()
         event.save(update_fields=["undone"])
-        _event(campaign, Event.Kind.UNDONE, event.clock_id, {"event": event.pk}, user, "")
+        _event(campaign, Event.Kind.UNDONE, event.clock_id, undoing, user, "")
         return event

@@ -1,5 +1,5 @@
 """The group page and table mode: the board, one tap per attempt (htmx swaps the ``board``
-partial in place), the live check of a layout, undo, and the Sleeve of Regrets.
+partial in place), the live check of a layout, undo and redo, and the Sleeve of Regrets.
 
 Access: ``get_group_for_user`` answers 404 to non-members, 403 to viewers on writes — the
 same as the API.
@@ -31,6 +31,7 @@ from campaigns.definitions.views import clock_face
 from campaigns.errors import CampaignError, error_text
 from campaigns.forms import AttemptForm, LayoutCheckForm, add_service_error
 from campaigns.models import Event, Group, Membership
+from campaigns.play import redo as play_redo
 from campaigns.play import services as play_services
 from campaigns.play.chapter_map import chapter_map, state_labels
 from campaigns.play.services import StaleWrite, last_undoable, record_attempt, retrieve
@@ -71,7 +72,7 @@ def _board_context(
     # Latest: attempts, skips and retrievals alike, each with its attempt when it has one.
     recent = list(
         campaign.events.filter(undone__isnull=True)
-        .exclude(kind=Event.Kind.UNDONE)
+        .exclude(kind__in=[Event.Kind.UNDONE, Event.Kind.REDONE])
         .select_related("attempt")
         .order_by("-id")[:5]
     )
@@ -105,6 +106,7 @@ def _board_context(
     context["form"] = form
     context["recent"] = recent
     context["undoable"] = last_undoable(campaign)
+    context["redoable"] = play_redo.last_redoable(campaign)
     # What the forms were drawn from (the stale-write guard) and what the live board polls.
     context["version"] = campaign_version(campaign)
     context["live_version"] = f"{campaign.pk}-{context['version']}"
@@ -304,18 +306,39 @@ def _base_rules(clock: Clock) -> list[str]:
 @require_POST
 @vary_on_headers("HX-Request")
 def undo(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
+    """Undo the change the button names (``event``); see ``services.undo``."""
+    return _undo_or_redo(request, group_id, redoing=False)
+
+
+@login_required
+@require_POST
+@vary_on_headers("HX-Request")
+def redo(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
+    """Redo the undo the button names (``event``); see ``campaigns.play.redo``."""
+    return _undo_or_redo(request, group_id, redoing=True)
+
+
+def _undo_or_redo(request: AuthenticatedHttpRequest, group_id: int, redoing: bool) -> HttpResponse:
+    """Both buttons name what they revert (``event``): a POST without it is refused like a
+    stale one, so it never reverts a change the phone did not show. htmx gets the fresh
+    board, a plain form a redirect to it (a stale one, the board with 409)."""
     group, membership = get_group_for_user(request.user, group_id, write=True)
     raw_event = request.POST.get("event", "")
-    # A change that cannot exist (0) is refused like one that is no longer the last.
-    event_id = (parse_id(raw_event) or 0) if raw_event else None
+    campaign = group.current_campaign()
     try:
-        event = play_services.undo(
-            group.current_campaign(), request.user, event_id, _expected_event(request)
-        )
-        message = _("Undone: %(what)s at %(clock)s.") % {
-            "what": event.get_kind_display(),
-            "clock": event.clock_id,
-        }
+        if not raw_event:
+            unnamed = play_redo.unnamed_redo if redoing else play_services.unnamed_undo
+            raise unnamed(campaign)
+        # A change that cannot exist (0) is refused like one that is no longer the last.
+        event_id = parse_id(raw_event) or 0
+        expected = _expected_event(request)
+        if redoing:
+            event = play_redo.redo(campaign, request.user, event_id, expected)
+            template = _("Redone: %(what)s at %(clock)s.")
+        else:
+            event = play_services.undo(campaign, request.user, event_id, expected)
+            template = _("Undone: %(what)s at %(clock)s.")
+        message = template % {"what": event.get_kind_display(), "clock": event.clock_id}
     except CampaignError as error:
         status = 409 if isinstance(error, StaleWrite) else 400
         if request.htmx or status == 409:
@@ -324,8 +347,7 @@ def undo(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
         messages.info(request, error.message)
         return redirect(_board_url(request, group))
     if request.htmx:
-        template = _board_template(request)
-        response = _board_response(request, group, membership, template, message)
+        response = _board_response(request, group, membership, _board_template(request), message)
         return trigger_client_event(response, "timekeeper:recorded")
     messages.info(request, message)
     return redirect(_board_url(request, group))

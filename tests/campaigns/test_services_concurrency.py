@@ -17,7 +17,8 @@ from campaigns.errors import CampaignError
 from campaigns.groups import services as groups_services
 from campaigns.groups.services import create_group
 from campaigns.models import Campaign
-from campaigns.play.services import StaleWrite, record_attempt
+from campaigns.play.redo import redo
+from campaigns.play.services import StaleWrite, record_attempt, undo
 from campaigns.play.state import campaign_state, campaign_version
 
 pytestmark = pytest.mark.skipif(
@@ -156,3 +157,28 @@ def test_four_phones_adding_players_to_a_nearly_full_group_add_one(alice: User) 
     refused = [r for r in results if isinstance(r, CampaignError)]
     assert len(added) == 1 and len(refused) == 3, results
     assert group.players.count() == groups_services.MAX_PLAYERS_LISTED
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("api", [True, False])
+def test_two_phones_redoing_at_once_redo_once(alice: User, api: bool) -> None:
+    """Both phones show Redo for the same undo; behind it waits an older undo, which a
+    second redo must not reach. The API refuses the late one (409), the pages let it pass
+    as a double tap."""
+    group = create_group(alice, "Race", [])
+    campaign = group.current_campaign()
+    record_attempt(campaign, alice, "1-1", "passed", 3)
+    record_attempt(campaign, alice, "1-2", "failed", 3)
+    undo(campaign, alice)
+    undo(campaign, alice)
+    shown = campaign_version(campaign)  # the undo of the pass at 1-1
+    results = _race(
+        [lambda: redo(campaign, alice, shown, shown, again_is_stale=api)] * 2,
+    )
+    refused = [r for r in results if isinstance(r, StaleWrite)]
+    assert len(refused) == (1 if api else 0), results
+    assert not [r for r in results if isinstance(r, Exception) and r not in refused], results
+    campaign.refresh_from_db()
+    assert campaign.events.filter(kind="redone").count() == 1
+    assert list(campaign.attempts.values_list("clock_id", flat=True)) == ["1-1"]
+    assert campaign.bonus_tokens == 0

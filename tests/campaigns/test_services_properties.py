@@ -1,7 +1,8 @@
 """Property tests of the state machine: any sequence of table actions does what a plain
 model of the rules says (accepted or refused, the stack in that order), keeps the
 invariants, and undoing every change brings the campaign back to where it started. Phones
-with stale boards tap Undo too: only the change a board shows is ever undone."""
+with stale boards tap Undo too: only the change a board shows is ever undone. Redo puts back
+what the last undo reverted, until a new change is recorded; a second tap redoes nothing."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from campaigns.errors import CampaignError
 from campaigns.groups.services import create_group
 from campaigns.models import Attempt, Event
 from campaigns.play import services as play_services
+from campaigns.play.redo import last_redoable, redo
 from campaigns.play.services import last_undoable, record_attempt
 from campaigns.play.state import NUMBERED_CLOCKS, campaign_state
 
@@ -36,6 +38,7 @@ ACTIONS = st.lists(
             "abandon",
             "abandon",
             "undo",
+            "redo",
             ("retrieve", 0),
             ("retrieve", 1),
             ("retrieve", 3),
@@ -60,9 +63,14 @@ class Table:
     attempts: dict[str, int] = field(default_factory=dict)
     tokens: int = 0
     history: list[Table] = field(default_factory=list)
+    future: list[Table] = field(default_factory=list)  # what Redo puts back, last undone last
+
+    def copy(self) -> Table:
+        return replace(copy.deepcopy(replace(self, history=[], future=[])), history=[], future=[])
 
     def remember(self) -> None:
-        self.history.append(replace(copy.deepcopy(replace(self, history=[])), history=[]))
+        self.history.append(self.copy())
+        self.future = []  # a new change: nothing undone before it can be redone
 
     def play(self, outcome: str) -> None:
         clock = self.stack[0]
@@ -91,9 +99,16 @@ class Table:
         self.stack = clocks + self.stack  # the first given is played first
 
     def undo(self) -> None:
+        self.future.append(self.copy())
         before = self.history.pop()
-        before.history = self.history
+        before.history, before.future = self.history, self.future
         self.__dict__.update(before.__dict__)
+
+    def redo(self) -> None:
+        self.history.append(self.copy())
+        after = self.future.pop()
+        after.history, after.future = self.history, self.future
+        self.__dict__.update(after.__dict__)
 
     def sleeve_in_play_order(self) -> list[str]:
         return [c for c in NUMBERED_CLOCKS if c in self.sleeve]
@@ -107,6 +122,11 @@ class Phones:
     changes: list[int] = field(default_factory=list)
     undone: set[int] = field(default_factory=set)
     views: list[int | None] = field(default_factory=list)
+    undos: list[int] = field(default_factory=list)  # the undos Redo may revert, last on top
+
+    def undid(self, campaign: Any) -> None:
+        self.undone.add(self.changes.pop())
+        self.undos.append(campaign.events.order_by("-id")[0].pk)
 
 
 def _stale_undo(campaign: Any, user: User, back: int, phones: Phones, table: Table) -> bool:
@@ -131,7 +151,25 @@ def _stale_undo(campaign: Any, user: User, back: int, phones: Phones, table: Tab
         return False
     assert target == last, "an undo from a stale board undid a change it did not show"
     table.undo()
-    phones.undone.add(phones.changes.pop())
+    phones.undid(campaign)
+    return True
+
+
+def _redo(campaign: Any, user: User, table: Table, phones: Phones) -> bool:
+    """A phone taps the Redo its board shows (the last undo), then taps it again: the second
+    tap redoes nothing more."""
+    assert (last_redoable(campaign) is None) == (not table.future)
+    if not phones.undos:
+        return False
+    undo = phones.undos[-1]
+    change = redo(campaign, user, undo, expected_event=campaign.events.order_by("-id")[0].pk)
+    assert change.pk == campaign.events.get(pk=undo).before["event"] and change.undone is None
+    before = campaign.events.count()
+    assert redo(campaign, user, undo) == change and campaign.events.count() == before
+    phones.undos.pop()
+    phones.undone.discard(change.pk)
+    phones.changes.append(change.pk)
+    table.redo()
     return True
 
 
@@ -144,6 +182,8 @@ def _act(
     if kind == "stale_undo":
         assert isinstance(action, tuple)
         return _stale_undo(campaign, user, action[1], phones, table)
+    if kind == "redo":
+        return _redo(campaign, user, table, phones)
     clock = table.stack[0] if table.stack else None
     allowed = {
         "passed": clock is not None,
@@ -176,9 +216,10 @@ def _act(
         return False
     assert allowed, f"{action} accepted although the rules refuse it"
     if kind == "undo":
-        phones.undone.add(phones.changes.pop())
+        phones.undid(campaign)
     else:
         phones.changes.append(campaign.events.order_by("-id")[0].pk)
+        phones.undos = []
     if kind in ("passed", "failed"):
         table.play(kind)
     elif kind == "skip":
@@ -231,6 +272,14 @@ def test_any_sequence_follows_the_rules_and_undoes_to_the_start(alice: User) -> 
         + ["passed", ("retrieve", 0), ("stale_undo", 1)] * 3
         + ["failed", "undo"] * 5
     )
+    # Three undos, three redos (the last finds nothing), a redo after a new change.
+    @example(
+        actions=["failed", "passed", "failed"]
+        + ["undo"] * 3
+        + ["redo"] * 4
+        + ["undo"] * 2
+        + ["failed", "redo"]
+    )
     def any_sequence(actions: list[str | tuple[str, int]]) -> None:
         group = create_group(alice, "Property table")
         campaign = group.current_campaign()
@@ -249,10 +298,15 @@ def test_any_sequence_follows_the_rules_and_undoes_to_the_start(alice: User) -> 
         assert campaign.events.count() == taken.total()
         undos = taken["undo"] + taken["stale_undo"]
         assert campaign.events.filter(kind=Event.Kind.UNDONE).count() == undos
-        assert campaign.events.filter(undone__isnull=False).count() == undos
-        changes = campaign.events.filter(undone__isnull=True).exclude(kind=Event.Kind.UNDONE)
+        assert campaign.events.filter(kind=Event.Kind.REDONE).count() == taken["redo"]
+        undone = campaign.events.filter(undone__isnull=False)
+        assert set(undone.values_list("pk", flat=True)) == phones.undone
+        changes = campaign.events.filter(undone__isnull=True).exclude(
+            kind__in=[Event.Kind.UNDONE, Event.Kind.REDONE]
+        )
         assert len(table.history) == changes.count()
         assert (last_undoable(campaign) is None) == (not table.history)
+        assert (last_redoable(campaign) is None) == (not table.future)
         while last_undoable(campaign) is not None:
             play_services.undo(campaign, alice)
         campaign.refresh_from_db()
@@ -271,3 +325,4 @@ def test_any_sequence_follows_the_rules_and_undoes_to_the_start(alice: User) -> 
     assert all(accepted[kind] >= 10 for kind in ("passed", "failed", "skip")), accepted
     assert accepted["undo"] >= 5 and accepted["retrieve"] >= 4, accepted  # 5 and 4 in the examples
     assert accepted["stale_undo"] >= 3, accepted  # 3 in the examples
+    assert accepted["redo"] >= 3, accepted  # 3 in the examples

@@ -184,10 +184,31 @@ def test_undo_reverts_the_last_tap(
 ) -> None:
     client = as_role("member")
     tap(client, group, "failed")
-    response = client.post(page(group, "undo/"), HTTP_HX_REQUEST="true")
+    event = campaign.events.get()
+    response = client.post(page(group, "undo/"), {"event": event.pk}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     campaign.refresh_from_db()
     assert campaign.bonus_tokens == 0 and campaign.attempts.count() == 0
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_an_undo_that_names_no_change_undoes_nothing(
+    page: PageUrl, tap: Tap, group: Group, campaign: Campaign, as_role: AsRole, htmx: bool
+) -> None:
+    """A hand-made POST without ``event`` is refused like a stale undo (409, the fresh board):
+    it must not revert a change the phone never showed."""
+    client = as_role("member")
+    tap(client, group, "passed")
+    tap(client, group, "failed")
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    response = client.post(page(group, "undo/"), {"expected_event": 0}, **headers)
+    # htmx swaps in the fresh board (200) and hears the refusal; a plain form gets 409.
+    assert response.status_code == (200 if htmx else 409)
+    assert "nothing was undone" in response.content.decode()
+    assert ("timekeeper:refused" in response.get("HX-Trigger", "")) == htmx
+    campaign.refresh_from_db()
+    assert campaign.attempts.count() == 2 and campaign.bonus_tokens == 1
+    assert not campaign.events.filter(undone__isnull=False).exists()
 
 
 def test_a_double_tap_on_undo_undoes_once(
@@ -480,6 +501,8 @@ def test_owners_and_members_may_write(
     data: dict,
 ) -> None:
     ready_for(tail, campaign, alice)
+    if tail == "undo/":  # an Undo names the change it reverts, as the button does
+        data = {"event": campaign.events.get().pk}
     response = as_role(role).post(page(group, tail), data)
     assert response.status_code in (200, 302, 400)
     assert response.status_code == 302, response.content.decode()[:2000]

@@ -7,7 +7,8 @@ fixture's ids as examples so that group and hint operations are exercised beyond
 Every string in a generated body may carry a lone surrogate, NUL or a noncharacter
 (schemathesis_hooks.py). The stateful phase follows links added to the served schema
 (``_with_stateful_links``): record at the clock the progress names, undo the change the
-progress names as the last, undo it again, record after an undo.
+progress names as the last, undo it again, record after an undo, redo the undo the progress
+names as the last.
 """
 
 from __future__ import annotations
@@ -82,13 +83,14 @@ def _with_examples(schema: dict[str, Any], examples: dict[str, Any]) -> dict[str
 
 # The stateful phase: links that let schemathesis play a table's sequence on real state —
 # record at the clock the progress names, read the progress, undo the change it names as the
-# last (its version), undo the same change again, record again after an undo.
+# last (its version), undo the same change again, record again after an undo, redo the undo
+# the progress names as the last (right after an undo, the version is the undo's id).
 GROUP = "/api/groups/{group_id}/"
 IN_GROUP = {"group_id": "$request.path.group_id"}
 
 
 def _with_stateful_links(schema: dict[str, Any]) -> dict[str, Any]:
-    """OpenAPI links between attempts, progress and undo, added to the served schema."""
+    """OpenAPI links between attempts, progress, undo and redo, added to the served schema."""
     paths = schema["paths"]
     operation_id = {
         name: paths[GROUP + path][method]["operationId"]
@@ -96,6 +98,7 @@ def _with_stateful_links(schema: dict[str, Any]) -> dict[str, Any]:
             "record": ("attempts/", "post"),
             "progress": ("progress/", "get"),
             "undo": ("undo/", "post"),
+            "redo": ("redo/", "post"),
         }.items()
     }
 
@@ -107,11 +110,20 @@ def _with_stateful_links(schema: dict[str, Any]) -> dict[str, Any]:
     progress = {"operationId": operation_id["progress"], "parameters": IN_GROUP}
     link(("attempts/", "post", "201"), {"Progress": progress})
     link(("undo/", "post", "200"), {"Progress": progress})
+    link(("redo/", "post", "200"), {"Progress": progress})
     link(
         ("progress/", "get", "200"),
         {
             "UndoTheLastChange": {
                 "operationId": operation_id["undo"],
+                "parameters": IN_GROUP,
+                "requestBody": {
+                    "event": "$response.body#/version",
+                    "expected_event": "$response.body#/version",
+                },
+            },
+            "RedoTheLastUndo": {
+                "operationId": operation_id["redo"],
                 "parameters": IN_GROUP,
                 "requestBody": {
                     "event": "$response.body#/version",

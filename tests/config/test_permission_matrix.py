@@ -61,6 +61,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "api-member": ("LMMMM", "LMMMM"),  # PATCH and DELETE (tested in tests/campaigns)
     "api-members": ("LHAAA", "LHDDA"),
     "api-progress": ("LHAAA", "LMMMM"),
+    "api-redo": ("LMMMM", "LHDAA"),
     "api-schema": ("AAAAA", "MMMMM"),
     "api-sessions": ("LHAAA", "LHDAA"),
     "api-sleeve": ("LHAAA", "LHDAA"),
@@ -97,6 +98,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "campaigns:session": ("LHAAA", "LHDAA"),
     "campaigns:sessions": ("LHAAA", "LHDAA"),
     "campaigns:settings": ("LHAAA", "LHDAA"),
+    "campaigns:recap_png": ("LHAAA", "LMMMM"),
+    "campaigns:redo": ("LMMMM", "LHDAA"),
     "campaigns:sharing": ("LMMMM", "LHDDA"),
     "campaigns:sleeve": ("LHAAA", "LHDAA"),
     "campaigns:stats": ("LHAAA", "LMMMM"),
