@@ -199,7 +199,12 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "dbbackup": {
         "BACKEND": "django.core.files.storage.FileSystemStorage",
-        "OPTIONS": {"location": str(BACKUP_DIR)},
+        # Backups hold sessions and API tokens: their user's alone (Django's default: 644).
+        "OPTIONS": {
+            "location": str(BACKUP_DIR),
+            "file_permissions_mode": 0o600,
+            "directory_permissions_mode": 0o700,
+        },
     },
     "staticfiles": {
         "BACKEND": (

@@ -47,7 +47,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import PYTHON, ROOT, WORKER, Child, supervise
+from run import PYTHON, ROOT, WORKER, Child, make_private, supervise
 
 CA_NAME = "Timekeeper local CA"
 
@@ -253,7 +253,7 @@ def main() -> int:
         return 2
     host = os.environ.get("HOST", "").strip()
     var = Path(os.environ.get("TIMEKEEPER_VAR_DIR") or ROOT / "var").resolve()
-    var.mkdir(parents=True, exist_ok=True)
+    make_private(var, "serve")
     run_dir = var / "run"
     run_dir.mkdir(mode=0o700, exist_ok=True)
     socket_path = run_dir / "web.sock"

@@ -158,6 +158,22 @@ def test_backups_keep_the_newest_backup_keep(tmp_path: Path) -> None:
     assert metadata == [Path(f"{path}.metadata") for path in kept]
 
 
+def test_a_backup_and_its_folder_are_private_to_their_user(tmp_path: Path) -> None:
+    [database] = list(_sqlite(tmp_path))
+    database.manage("migrate", "--no-input", "-v", "0")
+    (tmp_path / "backups").mkdir(mode=0o755)
+    (tmp_path / "backups").chmod(0o755)  # as an earlier release left it
+    old_umask = os.umask(0o022)  # as a person's shell has it
+    try:
+        database.manage("backup")
+    finally:
+        os.umask(old_umask)
+    [backup] = _backups(database)
+    assert backup.stat().st_mode & 0o777 == 0o600
+    assert Path(f"{backup}.metadata").stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "backups").stat().st_mode & 0o777 == 0o700
+
+
 def test_an_earlier_release_is_migrated_forward_without_losing_anything(
     database: Database,
 ) -> None:
