@@ -336,13 +336,24 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.login_ip"
 AXES_VERBOSE = False
 
-# Throttle counts and the like. Per process by default; CACHE_URL=redis://… shares them
-# between the web processes (docker-compose).
-CACHE_URL = env_url("CACHE_URL", "locmem://", ("locmem", "redis", "rediss"))
+# Throttle counts and log-in failures per address, which every web process must share:
+# CACHE_URL=redis://… (docker-compose), else the database (db://, the default with DEBUG
+# off: make serve's gunicorn processes; config.cache says why not a file). locmem:// (the
+# default with DEBUG on: runserver is one process) counts per process.
+CACHE_URL = env_url(
+    "CACHE_URL", "locmem://" if DEBUG else "db://", ("locmem", "db", "redis", "rediss")
+)
 CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
         if CACHE_URL.startswith("locmem://")
+        # Its table is made by migrate (ops.apps); a count's row lives as long as its window.
+        else {
+            "BACKEND": "config.cache.SharedDatabaseCache",
+            "LOCATION": "timekeeper_cache",
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
+        if CACHE_URL.startswith("db://")
         else {
             # Redis being down is not a request's error: throttles let it through meanwhile.
             "BACKEND": "config.cache.ForgivingRedisCache",
