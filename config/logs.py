@@ -1,7 +1,9 @@
 """What the logs may say: an invite link's token never (it lets anyone join the group), and
 a refusal (403) once, as one line.
 
-- ``redact`` hides the token of every ``/join/<token>/`` in a text; ``RedactingFilter`` does it
+- ``redact`` hides the token of every ``/join/<token>/`` in a text, written plainly or
+  URL-encoded once or twice (the log-in page's ``next=%2Fjoin%2F<token>%2F``, which the
+  app's own htmx log-in redirect makes); ``RedactingFilter`` does it
   to Django's request logs (``django.request``, ``django.server``), and
   ``GunicornLogger`` to gunicorn's access log (``gunicorn.conf.py`` at the repository root
   makes gunicorn use it, whoever starts it there).
@@ -18,18 +20,24 @@ from typing import Any
 
 from gunicorn.glogging import Logger
 
-_INVITE = re.compile(r"/join/[^/?#\s\"']+")
-REDACTED = "/join/[token]"
+# A slash as written, URL-encoded (%2F) or encoded twice (%252F), in any case; the token runs
+# to the next separator of a path, a query or a quoted log field.
+_SLASH = r"(?:/|%2F|%252F)"
+_INVITE = re.compile(rf"({_SLASH}join{_SLASH})[^/?#&%\s\"']+", re.IGNORECASE)
 
 
 def redact(text: str) -> str:
-    return _INVITE.sub(REDACTED, text)
+    return _INVITE.sub(r"\1[token]", text)
+
+
+def _mentions_join(text: str) -> bool:
+    return "join" in text.lower()
 
 
 class RedactingFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if "/join/" in message:
+        if _mentions_join(message):
             record.msg, record.args = redact(message), ()
         return True
 
@@ -48,6 +56,6 @@ class GunicornLogger(Logger):
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
         atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
         return {
-            key: redact(value) if isinstance(value, str) and "/join/" in value else value
+            key: redact(value) if isinstance(value, str) and _mentions_join(value) else value
             for key, value in atoms.items()
         }

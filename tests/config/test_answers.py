@@ -57,6 +57,21 @@ def test_redact_hides_every_invite_token() -> None:
     assert redact("GET /groups/3/members/ 200") == "GET /groups/3/members/ 200"
 
 
+def test_redact_hides_an_invite_token_url_encoded_in_a_next_parameter() -> None:
+    for encoded in (
+        f"/accounts/login/?next=%2Fjoin%2F{TOKEN}%2F",  # the htmx log-in redirect's
+        f"/accounts/login/?next=%2fjoin%2f{TOKEN}%2f&x=1",
+        f"https://x.example/accounts/login/?next=%252Fjoin%252F{TOKEN}%252F",
+        f"/accounts/login/?next=/join/{TOKEN}",
+    ):
+        assert TOKEN not in redact(encoded), encoded
+        assert "[token]" in redact(encoded)
+    assert redact("/joinery/abc/ and /accounts/join") == "/joinery/abc/ and /accounts/join"
+    record = _record("GET %s", f"/accounts/login/?next=%2Fjoin%2F{TOKEN}%2F")
+    assert RedactingFilter().filter(record)
+    assert record.getMessage() == "GET /accounts/login/?next=%2Fjoin%2F[token]%2F"
+
+
 def _record(msg: str, *args: Any, **extra: Any) -> logging.LogRecord:
     record = logging.LogRecord("django.request", logging.WARNING, __file__, 1, msg, args, None)
     record.__dict__.update(extra)
