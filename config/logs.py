@@ -8,8 +8,10 @@ a refusal (403) once, as one line.
   ``GunicornLogger`` to gunicorn's access log (``gunicorn.conf.py`` at the repository root
   makes gunicorn use it, whoever starts it there).
 - ``QuietRefusals`` drops the traceback Django attaches to a ``PermissionDenied`` (a 403 is
-  an answer, not a failure); ``settings.LOGGING`` gives the ``django`` loggers one handler
-  and stops them there, so a record is not printed again by the root logger.
+  an answer, not a failure) and to a request it found suspicious (``django.security.*``: a
+  foreign Host header, sent by every scanner on the network, is one line, not a traceback);
+  ``settings.LOGGING`` gives the ``django`` loggers one handler and stops them there, so a
+  record is not printed again by the root logger.
 """
 
 from __future__ import annotations
@@ -44,7 +46,9 @@ class RedactingFilter(logging.Filter):
 
 class QuietRefusals(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
-        if getattr(record, "status_code", None) == 403:
+        if getattr(record, "status_code", None) == 403 or record.name.startswith(
+            "django.security."
+        ):
             record.exc_info = None
             record.exc_text = None
         return True

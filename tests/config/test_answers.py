@@ -142,6 +142,34 @@ def test_a_refusal_loses_its_traceback() -> None:
     assert QuietRefusals().filter(failure) and failure.exc_info is exc_info
 
 
+def test_a_foreign_host_header_is_logged_in_one_line(client: Client) -> None:
+    import io
+
+    [handler] = [
+        h
+        for h in logging.getLogger("django").handlers
+        if isinstance(h, logging.StreamHandler)
+        and any(isinstance(f, QuietRefusals) for f in h.filters)
+    ]
+    stream = io.StringIO()
+    earlier = handler.setStream(stream)
+    try:
+        response = client.get("/accounts/login/", HTTP_HOST="evil.example")
+    finally:
+        handler.setStream(earlier)
+    assert response.status_code == 400
+    logged = stream.getvalue().strip().splitlines()
+    assert len(logged) == 1 and "evil.example" in logged[0], logged
+
+
+def test_the_404_page_says_a_plain_sentence_not_the_exception(client: Client) -> None:
+    response = client.get("/join/no-such-invite/")
+    assert response.status_code == 404
+    page = response.content.decode()
+    assert "There is nothing here" in page
+    assert "matches the given query" not in page
+
+
 def test_django_records_are_printed_by_one_handler_once() -> None:
     """In development (DEBUG) too: Django's own console handler is replaced and records stop
     at 'django', so the root logger does not print them again."""
