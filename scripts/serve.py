@@ -49,6 +49,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from run import PYTHON, ROOT, WORKER, Child, make_private, supervise
 
+sys.path.insert(1, str(ROOT))
+from ops.fingerprint import grouped_sha256  # plain Python: make serve runs before Django
+
 CA_NAME = "Timekeeper local CA"
 
 
@@ -240,10 +243,46 @@ class DailyBackup:
 DAILY: list[DailyBackup] = []  # the one main() starts
 
 
+@dataclass
+class CaFingerprint:
+    """Prints the local CA's SHA-256 fingerprint once, as soon as Caddy has made the CA (at
+    once on a later start; a few seconds after the first): /trust/ shows the same groups on
+    the phone, so the host and a player can check that the phone got this CA, not another
+    one swapped in on the Wi-Fi."""
+
+    cert: Path
+    shown: bool = False
+
+    def tick(self) -> None:
+        if self.shown:
+            return
+        try:
+            pem = self.cert.read_text(encoding="ascii")
+        except (OSError, UnicodeDecodeError):
+            return
+        if "-----END CERTIFICATE-----" not in pem:
+            return
+        self.shown = True
+        groups = grouped_sha256(pem).split()
+        print(
+            "[serve] Its certificate authority's SHA-256 fingerprint; a phone's /trust/ page "
+            "must show the same before it trusts it:",
+            flush=True,
+        )
+        for half in (groups[:8], groups[8:]):
+            print(f"[serve]   {' '.join(half)}", flush=True)
+
+
+FINGERPRINT: list[CaFingerprint] = []  # the one main() makes when Caddy serves HTTPS
+
+
 def every_loop() -> None:
-    """Called by the supervisor every half second while make serve runs: the daily backup."""
+    """Called by the supervisor every half second while make serve runs: the daily backup,
+    and the CA's fingerprint once Caddy has made it."""
     for backup in DAILY:
         backup.tick()
+    for fingerprint in FINGERPRINT:
+        fingerprint.tick()
 
 
 def main() -> int:
@@ -344,7 +383,12 @@ def main() -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     print_addresses(machine, port, https_port if caddy else None)
+    if caddy:
+        ca = var / "caddy" / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+        FINGERPRINT.append(CaFingerprint(ca))
+        every_loop()  # beside the QR code when the CA exists already
     DAILY.append(DailyBackup(Path(os.environ.get("BACKUP_DIR") or var / "backups")))
+    print("[serve] Ctrl-C stops everything", flush=True)
     code = supervise(children, stopping, tick=every_loop)
     print("[serve] stopped", flush=True)
     return code
@@ -370,7 +414,6 @@ def print_addresses(machine: Machine, port: int, https_port: int | None) -> None
         segno.make(f"http://{shown[0]}:{port}/", error="m").terminal(compact=True)
     except Exception as error:  # a QR code is a convenience; the addresses are printed
         print(f"[serve] (no QR code: {error})", flush=True)
-    print("[serve] Ctrl-C stops everything", flush=True)
 
 
 if __name__ == "__main__":
