@@ -92,7 +92,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's, with a Secure cookie of its own over HTTPS when both schemes are served.
+    "ops.schemes.SchemeSessionMiddleware",
+    "ops.schemes.TakeTrustingPhonesToHttps",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     # NUL in a path, query or form is a 400 before any view (PostgreSQL refuses it in text).
@@ -244,6 +246,9 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "timekeeper@localhost")
 
 # Security: strict by default in production so `manage.py check --deploy` passes.
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
+# make serve answers both schemes: a session made over HTTPS is Secure and stays there, and
+# a phone that has reached HTTPS is taken back there (ops/schemes.py).
+SESSION_COOKIE_PER_SCHEME = env_bool("SESSION_COOKIE_PER_SCHEME", False)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, minimum=0)

@@ -22,11 +22,14 @@ request to the plain-HTTP port cannot make itself "secure"; Django reads the sch
 decided (no SECURE_PROXY_SSL_HEADER).
 
 Cookies: the same browser may use both addresses (the QR code leads to plain HTTP first;
-HTTPS once the CA is trusted), so the session and CSRF cookies are not marked Secure — a
-Secure cookie set over HTTPS would be invisible over HTTP, and log-in would fail there. On a
-table's Wi-Fi the plain-HTTP port is there on purpose; operators who want HTTPS only set
-SESSION_COOKIE_SECURE / CSRF_COOKIE_SECURE themselves. No HSTS and no redirect to HTTPS,
-for the same reason (HSTS on a name would lock out the phones that have not trusted the CA).
+HTTPS once the CA is trusted). Over plain HTTP the session cookie is Django's ``sessionid``,
+not Secure, so a phone that has not trusted the CA works there. A session made over HTTPS
+lives in a Secure cookie of its own and is refused over plain HTTP; once a phone has reached
+HTTPS, plain-HTTP pages send it back there for the evening (ops/schemes.py,
+SESSION_COOKIE_PER_SCHEME). The CSRF cookie stays shared: a browser would refuse to let plain
+HTTP replace a Secure one. No HSTS: it names the host, not the port, and would send the
+plain-HTTP port's phones to an HTTPS that port does not speak. Operators who want HTTPS only
+set SESSION_COOKIE_SECURE / CSRF_COOKIE_SECURE themselves.
 
 Usage: make serve   (HOST, PORT, HTTPS_PORT, ALLOWED_HOSTS, DATABASE_URL, CELERY_BROKER_URL)
 """
@@ -316,6 +319,8 @@ def main() -> int:
         SECURE_SSL_REDIRECT="false",
         SECURE_HSTS_SECONDS="0",
         SESSION_COOKIE_SECURE=os.environ.get("SESSION_COOKIE_SECURE", "false"),
+        # …but a session made over HTTPS is Secure and stays there (ops/schemes.py).
+        SESSION_COOKIE_PER_SCHEME="true",
         CSRF_COOKIE_SECURE=os.environ.get("CSRF_COOKIE_SECURE", "false"),
         SITE_URL=os.environ.get("SITE_URL", f"https://{first}:{https_port}"),
         HTTPS_PORT=str(https_port),
