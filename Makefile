@@ -35,10 +35,17 @@ backup: install
 	$(BIN)/python manage.py backup
 
 # make restore FILE=var/backups/timekeeper-….sqlite3 — into an empty database (FORCE=1
-# replaces one that holds data), then migrated forward. Stop make run / make serve first.
+# replaces one that holds data, kept first in var/backups/), then migrated forward. Stop make
+# run / make serve first. A refusal is one line and exit code 2: the command runs while make
+# expands the recipe, and its refusal becomes make's own error line (a failing recipe line
+# would print make's "*** … Error 2" after the command's words). What it says on success
+# goes to the terminal as it runs.
 restore: install
-	@if [ -z "$(FILE)" ]; then echo "restore: say which backup, e.g. make restore FILE=var/backups/…" >&2; exit 2; fi
-	$(BIN)/python manage.py restore "$(FILE)" $(if $(filter 1 true yes,$(FORCE)),--force)
+	$(if $(FILE),,$(error restore: say which backup, e.g. make restore FILE=var/backups/…))
+	$(eval RESTORE_REFUSAL := $(shell { { $(BIN)/python manage.py restore "$(FILE)" \
+	  $(if $(filter 1 true yes,$(FORCE)),--force) 2>&1 1>&3 3>&-; } 3>&2; }))
+	$(if $(filter-out 0,$(.SHELLSTATUS)),$(error $(filter-out CommandError:,$(RESTORE_REFUSAL))))
+	@:
 
 lint: install
 	$(BIN)/ruff check .

@@ -92,7 +92,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's, with a Secure cookie of its own over HTTPS when both schemes are served.
+    "ops.schemes.SchemeSessionMiddleware",
+    "ops.schemes.TakeTrustingPhonesToHttps",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     # NUL in a path, query or form is a 400 before any view (PostgreSQL refuses it in text).
@@ -199,7 +201,12 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "dbbackup": {
         "BACKEND": "django.core.files.storage.FileSystemStorage",
-        "OPTIONS": {"location": str(BACKUP_DIR)},
+        # Backups hold sessions and API tokens: their user's alone (Django's default: 644).
+        "OPTIONS": {
+            "location": str(BACKUP_DIR),
+            "file_permissions_mode": 0o600,
+            "directory_permissions_mode": 0o700,
+        },
     },
     "staticfiles": {
         "BACKEND": (
@@ -239,6 +246,9 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "timekeeper@localhost")
 
 # Security: strict by default in production so `manage.py check --deploy` passes.
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
+# make serve answers both schemes: a session made over HTTPS is Secure and stays there, and
+# a phone that has reached HTTPS is taken back there (ops/schemes.py).
+SESSION_COOKIE_PER_SCHEME = env_bool("SESSION_COOKIE_PER_SCHEME", False)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, minimum=0)
@@ -331,13 +341,24 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.login_ip"
 AXES_VERBOSE = False
 
-# Throttle counts and the like. Per process by default; CACHE_URL=redis://… shares them
-# between the web processes (docker-compose).
-CACHE_URL = env_url("CACHE_URL", "locmem://", ("locmem", "redis", "rediss"))
+# Throttle counts and log-in failures per address, which every web process must share:
+# CACHE_URL=redis://… (docker-compose), else the database (db://, the default with DEBUG
+# off: make serve's gunicorn processes; config.cache says why not a file). locmem:// (the
+# default with DEBUG on: runserver is one process) counts per process.
+CACHE_URL = env_url(
+    "CACHE_URL", "locmem://" if DEBUG else "db://", ("locmem", "db", "redis", "rediss")
+)
 CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
         if CACHE_URL.startswith("locmem://")
+        # Its table is made by migrate (ops.apps); a count's row lives as long as its window.
+        else {
+            "BACKEND": "config.cache.SharedDatabaseCache",
+            "LOCATION": "timekeeper_cache",
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
+        if CACHE_URL.startswith("db://")
         else {
             # Redis being down is not a request's error: throttles let it through meanwhile.
             "BACKEND": "config.cache.ForgivingRedisCache",

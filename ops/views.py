@@ -21,6 +21,7 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 
 from config.celery import app as celery_app
+from ops.fingerprint import grouped_sha256, valid_years
 from ops.heartbeat import live_workers, starting_workers
 from ops.middleware import database_is_locked
 
@@ -199,6 +200,8 @@ def trust(request: HttpRequest) -> HttpResponse:
     context = {
         "has_ca": pem is not None,
         "fingerprint": _fingerprint(pem) if pem else "",
+        "fingerprint_groups": grouped_sha256(pem) if pem else "",
+        "valid_years": valid_years(pem) if pem else None,
         "https_address": address,
         "secure": request.is_secure(),
     }

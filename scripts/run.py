@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -90,12 +91,43 @@ def stop(children: list[Child]) -> None:
         proc.wait()
 
 
+def var_dir() -> Path:
+    """Where Timekeeper keeps its files (as config.settings reads it)."""
+    return Path(os.environ.get("TIMEKEEPER_VAR_DIR") or ROOT / "var")
+
+
+def make_private(var: Path, who: str) -> int:
+    """Everything under ``var`` is its user's alone: the database and its backups hold
+    sessions and API tokens, the broker's messages and Caddy's keys are no one else's either.
+
+    The umask covers whatever this process and its children (migrate, gunicorn, the worker,
+    Caddy, the daily backup) write from now on; what an earlier release left readable by
+    others is tightened once, with one line. Returns how many paths were tightened."""
+    os.umask(0o077)
+    var.mkdir(parents=True, exist_ok=True)
+    tightened = 0
+    for path in [var, *var.rglob("*")]:
+        with contextlib.suppress(FileNotFoundError):  # a broker message taken meanwhile
+            mode = path.lstat().st_mode
+            if stat.S_ISLNK(mode) or not mode & 0o077:
+                continue
+            path.chmod(stat.S_IMODE(mode) & 0o700)
+            tightened += 1
+    if tightened:
+        print(
+            f"[{who}] made {tightened} files and folders in {var} private to this user "
+            "(they were readable by other accounts)",
+            flush=True,
+        )
+    return tightened
+
+
 def broker_folders() -> list[Path]:
     """The embedded broker's folders (as config.settings makes them), or none when
     CELERY_BROKER_URL names a real broker."""
     if not os.environ.get("CELERY_BROKER_URL", "filesystem://").startswith("filesystem://"):
         return []
-    var = Path(os.environ.get("TIMEKEEPER_VAR_DIR") or ROOT / "var")
+    var = var_dir()
     return [var / "broker" / "queue", var / "broker" / "control"]
 
 
@@ -160,7 +192,7 @@ def main() -> int:
     if not port.isdigit() or not 0 < int(port) < 65536:
         print(f"[run] PORT must be a number between 1 and 65535, not {port!r}", file=sys.stderr)
         return 2
-    (ROOT / "var").mkdir(exist_ok=True)
+    make_private(var_dir(), "run")
     for step in prepare_steps():
         print(f"[run] {' '.join(step[1:])}", flush=True)
         if subprocess.run(step, cwd=ROOT).returncode != 0:

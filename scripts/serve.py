@@ -22,11 +22,14 @@ request to the plain-HTTP port cannot make itself "secure"; Django reads the sch
 decided (no SECURE_PROXY_SSL_HEADER).
 
 Cookies: the same browser may use both addresses (the QR code leads to plain HTTP first;
-HTTPS once the CA is trusted), so the session and CSRF cookies are not marked Secure — a
-Secure cookie set over HTTPS would be invisible over HTTP, and log-in would fail there. On a
-table's Wi-Fi the plain-HTTP port is there on purpose; operators who want HTTPS only set
-SESSION_COOKIE_SECURE / CSRF_COOKIE_SECURE themselves. No HSTS and no redirect to HTTPS,
-for the same reason (HSTS on a name would lock out the phones that have not trusted the CA).
+HTTPS once the CA is trusted). Over plain HTTP the session cookie is Django's ``sessionid``,
+not Secure, so a phone that has not trusted the CA works there. A session made over HTTPS
+lives in a Secure cookie of its own and is refused over plain HTTP; once a phone has reached
+HTTPS, plain-HTTP pages send it back there for the evening (ops/schemes.py,
+SESSION_COOKIE_PER_SCHEME). The CSRF cookie stays shared: a browser would refuse to let plain
+HTTP replace a Secure one. No HSTS: it names the host, not the port, and would send the
+plain-HTTP port's phones to an HTTPS that port does not speak. Operators who want HTTPS only
+set SESSION_COOKIE_SECURE / CSRF_COOKIE_SECURE themselves.
 
 Usage: make serve   (HOST, PORT, HTTPS_PORT, ALLOWED_HOSTS, DATABASE_URL, CELERY_BROKER_URL)
 """
@@ -47,7 +50,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import PYTHON, ROOT, WORKER, Child, supervise
+from run import PYTHON, ROOT, WORKER, Child, make_private, supervise
+
+sys.path.insert(1, str(ROOT))
+from ops.fingerprint import grouped_sha256  # plain Python: make serve runs before Django
 
 CA_NAME = "Timekeeper local CA"
 
@@ -240,10 +246,46 @@ class DailyBackup:
 DAILY: list[DailyBackup] = []  # the one main() starts
 
 
+@dataclass
+class CaFingerprint:
+    """Prints the local CA's SHA-256 fingerprint once, as soon as Caddy has made the CA (at
+    once on a later start; a few seconds after the first): /trust/ shows the same groups on
+    the phone, so the host and a player can check that the phone got this CA, not another
+    one swapped in on the Wi-Fi."""
+
+    cert: Path
+    shown: bool = False
+
+    def tick(self) -> None:
+        if self.shown:
+            return
+        try:
+            pem = self.cert.read_text(encoding="ascii")
+        except (OSError, UnicodeDecodeError):
+            return
+        if "-----END CERTIFICATE-----" not in pem:
+            return
+        self.shown = True
+        groups = grouped_sha256(pem).split()
+        print(
+            "[serve] Its certificate authority's SHA-256 fingerprint; a phone's /trust/ page "
+            "must show the same before it trusts it:",
+            flush=True,
+        )
+        for half in (groups[:8], groups[8:]):
+            print(f"[serve]   {' '.join(half)}", flush=True)
+
+
+FINGERPRINT: list[CaFingerprint] = []  # the one main() makes when Caddy serves HTTPS
+
+
 def every_loop() -> None:
-    """Called by the supervisor every half second while make serve runs: the daily backup."""
+    """Called by the supervisor every half second while make serve runs: the daily backup,
+    and the CA's fingerprint once Caddy has made it."""
     for backup in DAILY:
         backup.tick()
+    for fingerprint in FINGERPRINT:
+        fingerprint.tick()
 
 
 def main() -> int:
@@ -253,7 +295,7 @@ def main() -> int:
         return 2
     host = os.environ.get("HOST", "").strip()
     var = Path(os.environ.get("TIMEKEEPER_VAR_DIR") or ROOT / "var").resolve()
-    var.mkdir(parents=True, exist_ok=True)
+    make_private(var, "serve")
     run_dir = var / "run"
     run_dir.mkdir(mode=0o700, exist_ok=True)
     socket_path = run_dir / "web.sock"
@@ -277,6 +319,8 @@ def main() -> int:
         SECURE_SSL_REDIRECT="false",
         SECURE_HSTS_SECONDS="0",
         SESSION_COOKIE_SECURE=os.environ.get("SESSION_COOKIE_SECURE", "false"),
+        # …but a session made over HTTPS is Secure and stays there (ops/schemes.py).
+        SESSION_COOKIE_PER_SCHEME="true",
         CSRF_COOKIE_SECURE=os.environ.get("CSRF_COOKIE_SECURE", "false"),
         SITE_URL=os.environ.get("SITE_URL", f"https://{first}:{https_port}"),
         HTTPS_PORT=str(https_port),
@@ -344,7 +388,12 @@ def main() -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     print_addresses(machine, port, https_port if caddy else None)
+    if caddy:
+        ca = var / "caddy" / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+        FINGERPRINT.append(CaFingerprint(ca))
+        every_loop()  # beside the QR code when the CA exists already
     DAILY.append(DailyBackup(Path(os.environ.get("BACKUP_DIR") or var / "backups")))
+    print("[serve] Ctrl-C stops everything", flush=True)
     code = supervise(children, stopping, tick=every_loop)
     print("[serve] stopped", flush=True)
     return code
@@ -370,7 +419,6 @@ def print_addresses(machine: Machine, port: int, https_port: int | None) -> None
         segno.make(f"http://{shown[0]}:{port}/", error="m").terminal(compact=True)
     except Exception as error:  # a QR code is a convenience; the addresses are printed
         print(f"[serve] (no QR code: {error})", flush=True)
-    print("[serve] Ctrl-C stops everything", flush=True)
 
 
 if __name__ == "__main__":

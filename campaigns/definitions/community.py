@@ -6,7 +6,9 @@ from its own box. One table's transcription can serve every table that reaches t
 - Every version a group saves carries the fingerprint of its canonical definition
   (``rules.canonical``); the group's newest version is marked ``latest`` and counts once.
 - A group sees the distinct definitions other groups hold for a clock, with how many groups
-  typed each one themselves; ``confirmed`` from ``CONFIRMED_AT`` groups. A version taken
+  typed each one themselves. ``confirmed`` takes ``CONFIRMED_AT`` of those groups with no
+  person in common (their owners and writing members, and whoever typed the version), so
+  one person, or one table with three accounts, cannot confirm rules alone. A version taken
   over with ``adopt`` is recorded as adopted and never counts, so copying cannot confirm.
 - Spoilers: a group sees nothing of a clock whose chapter it has not opened (chapter
   contents are secret in the box): the list and adoption answer 404.
@@ -41,11 +43,12 @@ from campaigns.models import (
     CommunityDefinition,
     DefinitionReport,
     Group,
+    Membership,
 )
 from campaigns.play.state import CampaignState, campaign_state
 from rules.clock import Clock
 
-CONFIRMED_AT = 3  # independent groups typing the same rules
+CONFIRMED_AT = 3  # groups with no person in common typing the same rules
 REASON_LENGTH = 500
 
 
@@ -68,21 +71,19 @@ def sees_community(group: Group, clock_id: str, state: CampaignState | None = No
 class SharedDefinition:
     """One distinct definition of a clock held by other tables: ``definition`` its canonical
     JSON as stored, ``groups`` the sharing groups whose latest version typed it themselves
-    (this group included, if it did)."""
+    (this group included, if it did); ``confirmed`` when ``CONFIRMED_AT`` of them have no
+    person in common (``independent``)."""
 
     fingerprint: str
     definition: dict[str, Any]
     groups: int
     mine: bool
+    confirmed: bool = False
 
     @cached_property
     def clock(self) -> Clock:
         # Read only when drawn or adopted: the API answers the stored JSON as it is.
         return Clock.from_json(self.definition)
-
-    @property
-    def confirmed(self) -> bool:
-        return self.groups >= CONFIRMED_AT
 
     def to_json(self) -> dict[str, Any]:
         """The public ``GET /api/groups/{id}/community/{clock}/`` item."""
@@ -98,11 +99,13 @@ class SharedDefinition:
 def shared_definitions(
     group: Group, clock_id: str, state: CampaignState | None = None
 ) -> list[SharedDefinition]:
-    """The definitions of ``clock_id`` that other sharing tables typed themselves, most
-    groups first. Http404 when the chapter is not opened; empty when the group opts out.
+    """The definitions of ``clock_id`` that other sharing tables typed themselves, confirmed
+    ones first, then most groups. Http404 when the chapter is not opened; empty when the
+    group opts out.
 
     Two queries whatever the number of groups: one aggregate over the latest versions of the
-    clock (index ``transcription_community_idx``), one for the definitions themselves."""
+    clock (index ``transcription_community_idx``), one for the definitions themselves; two
+    more, for the people behind them, when a definition has ``CONFIRMED_AT`` groups."""
     if not _state(group, state).clock_open(clock_id):
         raise Http404
     if not group.share_with_community:
@@ -122,6 +125,8 @@ def shared_definitions(
         .filter(others__gt=0)
     )
     counts = {row["fingerprint"]: row for row in rows}
+    candidates = [print_ for print_, row in counts.items() if row["groups"] >= CONFIRMED_AT]
+    confirmed = _confirmed(clock_id, candidates, silent) if candidates else set()
     definitions = CommunityDefinition.objects.filter(
         clock_id=clock_id, fingerprint__in=list(counts), hidden=False
     ).values_list("fingerprint", "definition")
@@ -131,11 +136,56 @@ def shared_definitions(
             definition=definition,
             groups=counts[print_]["groups"],
             mine=counts[print_]["mine"] > 0,
+            confirmed=print_ in confirmed,
         )
         for print_, definition in definitions
     ]
-    shared.sort(key=lambda s: (-s.groups, s.fingerprint))
+    shared.sort(key=lambda s: (not s.confirmed, -s.groups, s.fingerprint))
     return shared
+
+
+def _confirmed(clock_id: str, fingerprints: list[str], silent: Any) -> set[str]:
+    """Which of ``fingerprints`` ``CONFIRMED_AT`` groups with no person in common typed. A
+    group's people: its owners and writing members, and the author of its version (who may
+    have left it since); a group with nobody is no one's confirmation."""
+    typed = (
+        ClockTranscription.objects.filter(
+            clock_id=clock_id, latest=True, adopted=False, fingerprint__in=fingerprints
+        )
+        .exclude(group__in=silent)
+        .values_list("fingerprint", "group_id", "author_id")
+    )
+    people: dict[int, set[int]] = {}
+    groups_of: dict[str, list[int]] = {}
+    for print_, group_id, author_id in typed:
+        groups_of.setdefault(print_, []).append(group_id)
+        people.setdefault(group_id, set()).update([author_id] if author_id else [])
+    writers = Membership.objects.filter(
+        group_id__in=list(people), role__in=[Membership.Role.OWNER, Membership.Role.MEMBER]
+    ).values_list("group_id", "user_id")
+    for group_id, user_id in writers:
+        people[group_id].add(user_id)
+    return {
+        print_
+        for print_, group_ids in groups_of.items()
+        if independent([people[g] for g in group_ids if people[g]], CONFIRMED_AT)
+    }
+
+
+def independent(groups: list[set[int]], needed: int) -> bool:
+    """Whether ``needed`` of ``groups`` (each the set of its people) share no person: a
+    search that stops at the first such choice (at most len(groups)**needed steps, and far
+    fewer when groups are strangers, as they usually are)."""
+
+    def choose(start: int, taken: set[int], left: int) -> bool:
+        if left == 0:
+            return True
+        return any(
+            not groups[i] & taken and choose(i + 1, taken | groups[i], left - 1)
+            for i in range(start, len(groups) - left + 1)
+        )
+
+    return choose(0, set(), needed)
 
 
 def shared_definition(group: Group, clock_id: str, fingerprint_: str) -> SharedDefinition:

@@ -24,7 +24,11 @@ class SharedOut(serializers.Serializer):
     definition = serializers.JSONField(help_text="The clock definition, in canonical form.")
     groups = serializers.IntegerField(help_text="Tables that typed it themselves (not adopted).")
     confirmed = serializers.BooleanField(
-        help_text=f"At least {community.CONFIRMED_AT} tables typed it independently."
+        help_text=(
+            f"At least {community.CONFIRMED_AT} tables with no person in common (owners, "
+            "members who may write, and whoever typed it) typed it themselves: one person, "
+            "or one table with several accounts, cannot confirm rules alone."
+        )
     )
     mine = serializers.BooleanField(help_text="Your table's latest version is this definition.")
 

@@ -59,7 +59,7 @@ def played_definition(
     choice = DefinitionChoice(DefinitionChoice.SHIPPED, shipped, 0, fingerprint(shipped))
     if shipped.transcribed or not community or not sees_community(group, clock_id, state):
         return choice
-    top = next(iter(shared_definitions(group, clock_id, state)), None)
+    top = next(iter(shared_definitions(group, clock_id, state)), None)  # confirmed first
     if top is None or not top.confirmed:
         return choice
     return DefinitionChoice(DefinitionChoice.COMMUNITY, top.clock, 0, top.fingerprint, top.groups)

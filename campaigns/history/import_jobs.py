@@ -61,7 +61,11 @@ def start_import(user: User, data: Any) -> Group | HistoryImport:
     history = imports.check_history(data)
     events = imports.count_events(history)
     if events <= settings.IMPORT_INLINE_EVENTS:
-        return imports.write_history(user, history)
+        # In the request, all in one transaction: a process killed part-way leaves nothing,
+        # where its batches would leave a hidden group no job cleans up (the worker's import
+        # keeps its batches, and its job deletes what a killed run left).
+        with transaction.atomic():
+            return imports.write_history(user, history)
     with transaction.atomic():
         # One person's imports are counted under a lock on their own row, so two uploads at
         # once cannot both slip under the limit.

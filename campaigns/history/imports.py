@@ -53,7 +53,8 @@ MAX_TRANSCRIPTIONS = 1_000
 # has one write lock for the whole database. A batch ends after IMPORT_BATCH events or
 # BATCH_SECONDS, whichever comes first; then, on SQLite, the import pauses BATCH_PAUSE,
 # longer than SQLite's busy handler ever sleeps between two tries (100 ms), so that every
-# writer waiting for the lock gets it before the next batch takes it again.
+# writer waiting for the lock gets it before the next batch takes it again. (No pause inside
+# one transaction, as an import in the request is: it would hold the lock while it sleeps.)
 IMPORT_BATCH = 100
 BATCH_SECONDS = 0.5
 BATCH_PAUSE = 0.12
@@ -290,7 +291,7 @@ def _import_campaign(
     events = raw["history"]
     done = 0
     while done < len(events):
-        if done and connection.vendor == "sqlite":
+        if done and connection.vendor == "sqlite" and not connection.in_atomic_block:
             sleep(BATCH_PAUSE)
         ends = monotonic() + BATCH_SECONDS
         started = done

@@ -88,3 +88,19 @@ def test_signup_ignores_next_to_another_site(client: Client) -> None:
 def test_signup_page_keeps_next_for_the_form(client: Client) -> None:
     page = client.get("/accounts/signup/?next=/groups/join/abc/").content.decode()
     assert 'name="next" value="/groups/join/abc/"' in page
+
+
+@pytest.mark.parametrize("length", [256, 2000])
+def test_a_username_longer_than_any_account_is_refused_by_the_form(
+    client: Client, alice: User, length: int
+) -> None:
+    """django-axes would record it in a 255-character column: a 500 on PostgreSQL."""
+    from axes.models import AccessAttempt
+
+    response = client.post("/accounts/login/", {"username": "u" * length, "password": "x"})
+    assert response.status_code == 200
+    assert "at most 150 characters" in response.content.decode()
+    assert not AccessAttempt.objects.exists()
+    # An ordinary wrong password is still counted.
+    client.post("/accounts/login/", {"username": "alice", "password": "wrong"})
+    assert AccessAttempt.objects.filter(username="alice").exists()

@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 from campaigns.definitions import community
 from campaigns.definitions.played import played_definition
 from campaigns.definitions.services import MAX_VERSIONS_PER_HOUR, transcribe
-from campaigns.groups.services import create_group, new_campaign
+from campaigns.groups.services import add_member, create_group, new_campaign
 from campaigns.models import ClockTranscription, CommunityDefinition, DefinitionReport, Group
 from rules.canonical import fingerprint
 from rules.clock import Clock
@@ -92,6 +92,56 @@ def test_three_tables_typing_the_same_rules_in_any_order_confirm_them(
     ]
 
 
+def test_three_tables_of_one_person_do_not_confirm_their_rules(
+    at_chapter_2: Group, table: Callable[..., Group]
+) -> None:
+    mallory = User.objects.create_user("mallory")
+    for name in ("M1", "M2", "M3"):
+        mine = create_group(mallory, name, first_campaign=False)
+        new_campaign(mine, start_chapter=2)
+        typed(mine, RULES)
+    (shared,) = community.shared_definitions(at_chapter_2, "2-1")
+    assert shared.groups == 3 and not shared.confirmed
+    assert shared.to_json()["confirmed"] is False
+    assert played_definition(at_chapter_2, "2-1", community=True).source == "shipped"
+
+
+def test_tables_sharing_a_writing_member_count_as_one_confirmation(
+    at_chapter_2: Group, table: Callable[..., Group]
+) -> None:
+    User.objects.create_user("everywhere")
+    sharing = [table(name) for name in ("A", "B", "C")]
+    for group in sharing:
+        add_member(group, "everywhere", "member")
+        typed(group, RULES)
+    typed(table("D"), RULES)
+    (shared,) = community.shared_definitions(at_chapter_2, "2-1")
+    assert shared.groups == 4 and not shared.confirmed  # D and one of A, B, C: two
+    typed(table("E"), RULES)
+    (shared,) = community.shared_definitions(at_chapter_2, "2-1")
+    assert shared.confirmed  # D, E and one of A, B, C: three tables of different people
+    assert played_definition(at_chapter_2, "2-1", community=True).source == "community"
+
+
+def test_a_viewer_in_every_table_does_not_stop_a_confirmation(
+    at_chapter_2: Group, table: Callable[..., Group]
+) -> None:
+    User.objects.create_user("watcher")
+    for name in ("A", "B", "C"):
+        group = table(name)
+        add_member(group, "watcher", "viewer")
+        typed(group, RULES)
+    (shared,) = community.shared_definitions(at_chapter_2, "2-1")
+    assert shared.confirmed
+
+
+def test_independent_needs_that_many_groups_with_no_person_in_common() -> None:
+    assert community.independent([{1}, {2}, {3}], 3)
+    assert not community.independent([{1, 2}, {2, 3}, {3, 4}, {4, 5}], 3)
+    assert community.independent([{1, 2}, {2, 3}, {3, 4}, {5}], 3)  # {1,2} {3,4} {5}
+    assert not community.independent([{1}, {2}], 3)
+
+
 def test_adoption_never_raises_the_count(
     at_chapter_2: Group, table: Callable[..., Group], alice: User
 ) -> None:
@@ -142,8 +192,9 @@ def test_the_list_costs_the_same_queries_for_two_or_forty_tables(
             community.shared_definitions(at_chapter_2, "2-1")
         return len(captured.captured_queries)
 
-    typed(table("A"), RULES)
-    typed(table("B"), OTHER_RULES)
+    for name in ("A", "B", "C"):  # three, so that the people behind RULES are read too
+        typed(table(name), RULES)
+    typed(table("D"), OTHER_RULES)
     few = queries()
     for n in range(38):
         typed(table(f"T{n}"), [*RULES, {"kind": "max_cards", "segment": 1, "count": n % 5 + 2}])

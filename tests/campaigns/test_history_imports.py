@@ -4,9 +4,14 @@ died half way, visible only to the person who started it."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +27,7 @@ from campaigns.play.state import campaign_state
 from rules.catalogue import CLOCK_IDS
 
 Status = HistoryImport.Status
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _passes(count: int) -> dict[str, Any]:
@@ -45,6 +51,46 @@ def _passes(count: int) -> dict[str, Any]:
             }
         ],
     }
+
+
+# An import in the request, killed (SIGKILL) as its third batch begins: its process ends
+# there, as a gunicorn worker killed mid-request does.
+KILLED_IMPORT = """
+import os, signal
+from django.contrib.auth.models import User
+from campaigns.history import import_jobs, imports
+from tests.campaigns.test_history_imports import _passes
+imports.IMPORT_BATCH = 2
+write_event, written = imports._import_event, []
+def then_killed(*args, **kwargs):
+    if len(written) == 4:
+        os.kill(os.getpid(), signal.SIGKILL)
+    written.append(write_event(*args, **kwargs))
+imports._import_event = then_killed
+import_jobs.start_import(User.objects.create_user("killed"), _passes(8))
+"""
+
+
+@pytest.mark.slow
+def test_an_inline_import_killed_part_way_leaves_no_group(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CACHE_URL")}
+    env.update(
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        TIMEKEEPER_VAR_DIR=str(tmp_path),
+        CELERY_BROKER_URL="memory://",
+        IMPORT_INLINE_EVENTS="400",
+    )
+
+    def manage(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True
+        )
+
+    assert manage("migrate", "--no-input", "-v", "0").returncode == 0
+    killed = manage("shell", "-v", "0", "-c", KILLED_IMPORT)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    count = "from campaigns.models import Group; print(Group.objects.count())"
+    assert manage("shell", "-v", "0", "-c", count).stdout.split() == ["0"]
 
 
 @pytest.fixture

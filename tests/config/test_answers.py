@@ -57,6 +57,21 @@ def test_redact_hides_every_invite_token() -> None:
     assert redact("GET /groups/3/members/ 200") == "GET /groups/3/members/ 200"
 
 
+def test_redact_hides_an_invite_token_url_encoded_in_a_next_parameter() -> None:
+    for encoded in (
+        f"/accounts/login/?next=%2Fjoin%2F{TOKEN}%2F",  # the htmx log-in redirect's
+        f"/accounts/login/?next=%2fjoin%2f{TOKEN}%2f&x=1",
+        f"https://x.example/accounts/login/?next=%252Fjoin%252F{TOKEN}%252F",
+        f"/accounts/login/?next=/join/{TOKEN}",
+    ):
+        assert TOKEN not in redact(encoded), encoded
+        assert "[token]" in redact(encoded)
+    assert redact("/joinery/abc/ and /accounts/join") == "/joinery/abc/ and /accounts/join"
+    record = _record("GET %s", f"/accounts/login/?next=%2Fjoin%2F{TOKEN}%2F")
+    assert RedactingFilter().filter(record)
+    assert record.getMessage() == "GET /accounts/login/?next=%2Fjoin%2F[token]%2F"
+
+
 def _record(msg: str, *args: Any, **extra: Any) -> logging.LogRecord:
     record = logging.LogRecord("django.request", logging.WARNING, __file__, 1, msg, args, None)
     record.__dict__.update(extra)
@@ -125,6 +140,34 @@ def test_a_refusal_loses_its_traceback() -> None:
     failure = _record("Internal Server Error: %s", "/x/", status_code=500)
     failure.exc_info = exc_info
     assert QuietRefusals().filter(failure) and failure.exc_info is exc_info
+
+
+def test_a_foreign_host_header_is_logged_in_one_line(client: Client) -> None:
+    import io
+
+    [handler] = [
+        h
+        for h in logging.getLogger("django").handlers
+        if isinstance(h, logging.StreamHandler)
+        and any(isinstance(f, QuietRefusals) for f in h.filters)
+    ]
+    stream = io.StringIO()
+    earlier = handler.setStream(stream)
+    try:
+        response = client.get("/accounts/login/", HTTP_HOST="evil.example")
+    finally:
+        handler.setStream(earlier)
+    assert response.status_code == 400
+    logged = stream.getvalue().strip().splitlines()
+    assert len(logged) == 1 and "evil.example" in logged[0], logged
+
+
+def test_the_404_page_says_a_plain_sentence_not_the_exception(client: Client) -> None:
+    response = client.get("/join/no-such-invite/")
+    assert response.status_code == 404
+    page = response.content.decode()
+    assert "There is nothing here" in page
+    assert "matches the given query" not in page
 
 
 def test_django_records_are_printed_by_one_handler_once() -> None:

@@ -145,6 +145,100 @@ def test_restore_refuses_a_missing_file_or_one_that_is_no_backup(database: Datab
     assert wrong.returncode == 2 and "is not a" in wrong.stderr
 
 
+def _damaged(backup: Path, how: str) -> Path:
+    """The backup cut short (the first 40 %) or with 4 KB overwritten in its middle."""
+    data = bytearray(backup.read_bytes())
+    if how == "cut short":
+        data = data[: len(data) * 2 // 5]
+    else:
+        middle = len(data) // 2
+        data[middle : middle + 4096] = bytes(range(256)) * 16
+    damaged = backup.with_name(f"damaged-{how.replace(' ', '-')}{backup.suffix}")
+    damaged.write_bytes(bytes(data))
+    return damaged
+
+
+@pytest.mark.parametrize("how", ["cut short", "overwritten"])
+def test_a_damaged_backup_is_refused_in_one_line_and_the_database_is_untouched(
+    database: Database, how: str
+) -> None:
+    database.manage("migrate", "--no-input", "-v", "0")
+    database.scenario("build")
+    before = database.answers()
+    database.manage("backup")
+    [backup] = _backups(database)
+    refused = database.manage("restore", str(_damaged(backup, how)), "--force", check=False)
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    assert "the database was not touched" in refused.stderr
+    assert database.answers() == before
+    assert _backups(database) == [backup]  # nothing kept: nothing was replaced
+
+
+def test_a_foreign_sqlite_file_is_refused_and_the_database_is_untouched(tmp_path: Path) -> None:
+    import sqlite3
+
+    [database] = list(_sqlite(tmp_path))
+    database.manage("migrate", "--no-input", "-v", "0")
+    database.scenario("build")
+    before = database.answers()
+    foreign = tmp_path / "recipes.sqlite3"
+    with sqlite3.connect(foreign) as other:
+        other.execute("CREATE TABLE django_migrations (app TEXT, name TEXT)")
+        other.execute("CREATE TABLE recipes (name TEXT)")
+    refused = database.manage("restore", str(foreign), "--force", check=False)
+    assert refused.returncode == 2
+    assert "is not a Timekeeper database" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    assert database.answers() == before
+
+
+def test_a_forced_restore_first_keeps_the_database_it_replaces(database: Database) -> None:
+    database.manage("migrate", "--no-input", "-v", "0")
+    database.scenario("build")
+    database.manage("backup")
+    [backup] = _backups(database)
+    code = "from django.contrib.auth.models import User; User.objects.create_user('late-joiner')"
+    database.manage("shell", "-c", code)
+    restored = database.manage("restore", str(backup), "--force").stdout
+    [kept] = [p for p in _backups(database) if "-before-restore" in p.name]
+    assert f"kept in {kept}" in restored
+    assert kept.stat().st_mode & 0o777 == 0o600
+    count = "from django.contrib.auth.models import User; print(User.objects.count())"
+    assert database.manage("shell", "-v", "0", "-c", count).stdout.split() == ["1"]
+    database.manage("restore", str(kept), "--force")  # the late joiner is back
+    assert database.manage("shell", "-v", "0", "-c", count).stdout.split() == ["2"]
+
+
+def make_restore(database: Database, *args: str) -> subprocess.CompletedProcess[str]:
+    """``make restore`` as an operator types it (``-o install``: the shared .venv is ready)."""
+    return subprocess.run(
+        ["make", "--no-print-directory", "-o", "install", "restore", *args],
+        cwd=ROOT,
+        env=database.env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_make_restore_says_a_refusal_once_and_restores_a_good_backup(tmp_path: Path) -> None:
+    [database] = list(_sqlite(tmp_path))
+    database.manage("migrate", "--no-input", "-v", "0")
+    database.manage("backup")
+    [backup] = _backups(database)
+    for args in ([f"FILE={_damaged(backup, 'cut short')}", "FORCE=1"], []):
+        refused = make_restore(database, *args)
+        lines = (refused.stdout + refused.stderr).strip().splitlines()
+        assert refused.returncode == 2
+        assert len(lines) == 1 and "Error 2" not in lines[0], lines
+        assert "restore: " in lines[0]
+    database.drop()
+    restored = make_restore(database, f"FILE={backup}")
+    assert restored.returncode == 0, restored.stderr
+    assert f"restore: {backup} restored (0 accounts, 0 groups)" in restored.stderr
+
+
 def test_backups_keep_the_newest_backup_keep(tmp_path: Path) -> None:
     [database] = list(_sqlite(tmp_path))
     database.env["BACKUP_KEEP"] = "2"
@@ -156,6 +250,22 @@ def test_backups_keep_the_newest_backup_keep(tmp_path: Path) -> None:
     assert len(kept) == 2
     metadata = sorted((tmp_path / "backups").glob("*.metadata"))
     assert metadata == [Path(f"{path}.metadata") for path in kept]
+
+
+def test_a_backup_and_its_folder_are_private_to_their_user(tmp_path: Path) -> None:
+    [database] = list(_sqlite(tmp_path))
+    database.manage("migrate", "--no-input", "-v", "0")
+    (tmp_path / "backups").mkdir(mode=0o755)
+    (tmp_path / "backups").chmod(0o755)  # as an earlier release left it
+    old_umask = os.umask(0o022)  # as a person's shell has it
+    try:
+        database.manage("backup")
+    finally:
+        os.umask(old_umask)
+    [backup] = _backups(database)
+    assert backup.stat().st_mode & 0o777 == 0o600
+    assert Path(f"{backup}.metadata").stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "backups").stat().st_mode & 0o777 == 0o700
 
 
 def test_an_earlier_release_is_migrated_forward_without_losing_anything(

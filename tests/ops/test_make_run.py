@@ -83,6 +83,11 @@ class MakeRun:
 @pytest.fixture(scope="module")
 def make_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MakeRun]:
     var = tmp_path_factory.mktemp("make-run") / "var"
+    # An earlier release's install: a folder and a log others could read.
+    (var / "logs").mkdir(parents=True, mode=0o755)
+    (var / "logs" / "old.log").write_text("a line")
+    for path in (var, var / "logs", var / "logs" / "old.log"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -128,6 +133,16 @@ def make_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MakeRun]:
         if proc.stdout is not None:
             proc.stdout.close()
         print("\n".join(line for line in run.lines if line.startswith("[run]")))
+
+
+def test_what_it_writes_under_var_is_private_to_its_user(make_run: MakeRun) -> None:
+    var = make_run.var
+    written = [var / "db.sqlite3", var / "broker" / "queue", var / "logs" / "old.log"]
+    written += [p for p in (var / "broker").rglob("*") if p.is_file()]
+    for path in [var, *written]:
+        assert path.stat().st_mode & 0o077 == 0, (path, oct(path.stat().st_mode))
+    tightened = [line for line in make_run.lines if "private to this user" in line]
+    assert len(tightened) == 1 and "made 3 files and folders" in tightened[0], tightened
 
 
 def test_a_dead_worker_is_started_again_and_the_web_stays_up(make_run: MakeRun) -> None:

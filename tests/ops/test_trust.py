@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from django.test import Client
 
 from campaigns.groups import services
 from campaigns.models import Membership
+from ops.fingerprint import grouped_sha256, valid_years
 
 pytestmark = pytest.mark.django_db
 
@@ -133,3 +135,78 @@ def test_cross_origin_opener_policy_is_sent_over_https_only(client: Client) -> N
     # Over plain HTTP a browser ignores it and logs an error on every page.
     assert "Cross-Origin-Opener-Policy" not in client.get("/trust/").headers
     assert client.get("/trust/", secure=True)["Cross-Origin-Opener-Policy"] == "same-origin"
+
+
+def _real_ca(folder: Path, days: int) -> str:
+    """A self-signed root, as Caddy's local CA is (openssl makes it)."""
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"]
+        + ["-nodes", "-days", str(days), "-subj", "/CN=Timekeeper local CA"]
+        + ["-keyout", str(folder / "ca.key"), "-out", str(folder / "ca.crt")],
+        check=True,
+        capture_output=True,
+    )
+    return (folder / "ca.crt").read_text()
+
+
+def test_the_fingerprint_is_16_groups_of_four_hex_digits() -> None:
+    digest = hashlib.sha256(DER).hexdigest().upper()
+    assert grouped_sha256(PEM) == " ".join(digest[i : i + 4] for i in range(0, 64, 4))
+    assert valid_years(PEM) is None  # not a certificate: no claim of its validity
+
+
+def test_the_page_asks_to_compare_the_fingerprint_and_says_what_a_root_ca_is(
+    client: Client, settings: Any, tmp_path: Path
+) -> None:
+    pem = _real_ca(tmp_path, days=3653)
+    settings.LOCAL_CA_CERT = tmp_path / "ca.crt"
+    html = client.get("/trust/").content.decode()
+    assert grouped_sha256(pem) in html
+    assert "Check it matches what the host's screen shows" in html
+    assert "root certificate authority" in html and "valid for 10 years" in html
+    assert "for any address, not only this server" in html
+    assert "Trusted credentials, User" in html and "Remove Profile" in html
+    assert "trust the addresses of this one server" not in html  # what it overstated
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("nl", "10 jaar geldig"), ("ja", "有効期間は 10 年")],
+)
+def test_the_root_ca_is_explained_in_three_languages(
+    client: Client, settings: Any, tmp_path: Path, lang: str, words: str
+) -> None:
+    _real_ca(tmp_path, days=3653)
+    settings.LOCAL_CA_CERT = tmp_path / "ca.crt"
+    client.cookies["django_language"] = lang
+    assert words in client.get("/trust/").content.decode()
+
+
+def test_make_serve_prints_the_fingerprint_once_the_ca_exists(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    serve = _serve_module()
+    announcement = serve.CaFingerprint(tmp_path / "ca.crt")
+    announcement.tick()  # Caddy has not made it yet
+    assert capsys.readouterr().out == ""
+    pem = _real_ca(tmp_path, days=3653)
+    announcement.tick()
+    announcement.tick()  # once
+    printed = capsys.readouterr().out.splitlines()
+    groups = grouped_sha256(pem).split()
+    assert printed[1:] == [f"[serve]   {' '.join(groups[:8])}", f"[serve]   {' '.join(groups[8:])}"]
+    assert "/trust/" in printed[0] and "SHA-256" in printed[0]
+
+
+def _serve_module() -> Any:
+    import importlib.util
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    sys.path.insert(0, str(root / "scripts"))
+    spec = importlib.util.spec_from_file_location("serve", root / "scripts" / "serve.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("serve", module)
+    spec.loader.exec_module(module)
+    return module
