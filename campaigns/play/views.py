@@ -47,6 +47,18 @@ from rules.layout import parse_layout
 # --- the group page -----------------------------------------------------------------------
 
 
+def players_at_the_table(group: Group, session: Any, last_attempt: Any) -> int:
+    """The player count a tap records unless someone changes it: who is at the table tonight
+    (the evening's session), else the group's players (a table seats at most 4), else the
+    last attempt's count. A new 4-player group once recorded 3 players from a fixed default."""
+    counts = [
+        min(len(session.players.all()), max(PLAYER_COUNTS)) if session else 0,
+        min(group.players.count(), max(PLAYER_COUNTS)),
+        last_attempt.players if last_attempt else 0,
+    ]
+    return next((n for n in counts if n in PLAYER_COUNTS), 3)
+
+
 def _board_context(
     group: Group, membership: Membership, form: AttemptForm | None = None, verdict: Any = None
 ) -> dict[str, Any]:
@@ -85,11 +97,7 @@ def _board_context(
         if context["offer"] is not None:
             context["offer_text"] = community.agreement_text(context["offer"].groups)
             context["offer_rules"] = context["offer"].clock.describe(current_lang())
-        present = len(today.players.all()) if today else 0
-        # Who is at the table tonight says the player count; else the last attempt's.
-        players = (
-            present if present in PLAYER_COUNTS else (last_attempt.players if last_attempt else 3)
-        )
+        players = players_at_the_table(group, today, last_attempt)
         if form is None:
             form = AttemptForm(group=group, initial={"clock": next_clock, "players": players})
         context.update(

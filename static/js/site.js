@@ -47,3 +47,15 @@
     }
   });
 })();
+
+// The Play page: the line next to the result buttons follows the player chips, so the count a
+// tap records is read before the tap (templates/campaigns/_players_now.html).
+(function () {
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (!(target instanceof HTMLInputElement) || target.name !== "players") return;
+    var line = target.form && target.form.querySelector("[data-players-now]");
+    var text = line && line.getAttribute("data-n" + target.value);
+    if (text) line.textContent = text;
+  });
+})();
