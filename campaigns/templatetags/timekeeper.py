@@ -35,3 +35,10 @@ def letter(number: int) -> str:
 def clocks(clock_ids: str) -> list[str]:
     """The clocks of an event: one, or several put back from the Sleeve ("1-1,2-3")."""
     return [c for c in clock_ids.split(",") if c]
+
+
+@register.filter
+def unbroken(clock_id: str) -> str:
+    """A clock's number with a non-breaking hyphen: a narrow button wraps before "(2-4)",
+    never inside it ("(2-⏎4)" in Dutch table mode)."""
+    return str(clock_id).replace("-", "\u2011")
