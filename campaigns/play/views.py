@@ -35,7 +35,7 @@ from campaigns.play import services as play_services
 from campaigns.play.chapter_map import chapter_map, state_labels
 from campaigns.play.services import StaleWrite, last_undoable, record_attempt, retrieve
 from campaigns.play.state import campaign_state, campaign_version
-from config.http import AuthenticatedHttpRequest
+from config.http import AuthenticatedHttpRequest, invite_address
 from config.i18n import current_lang
 from config.ids import parse_id
 from rules.clock import Clock
@@ -197,7 +197,11 @@ def table(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     plan of the group's latest hint for this clock, read aloud on request."""
     group, membership = get_group_for_user(request.user, group_id)
     template = "campaigns/table.html#board" if request.htmx else "campaigns/table.html"
-    return render(request, template, _board_context(group, membership))
+    context = _board_context(group, membership)
+    if membership.is_owner:
+        join = reverse("campaigns:join", args=[group.invite_token])
+        context["invite"] = invite_address(request, join)
+    return render(request, template, context)
 
 
 @login_required
