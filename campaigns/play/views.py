@@ -59,6 +59,21 @@ def players_at_the_table(group: Group, session: Any, last_attempt: Any) -> int:
     return next((n for n in counts if n in PLAYER_COUNTS), 3)
 
 
+def _pending_board(group: Group, state: Any) -> dict[str, Any]:
+    """What a phone needs to draw the board as its offline taps will leave it, and to judge a
+    further tap as the server will (static/js/outbox.js): the clock being played, the Bonus
+    tokens, its attempts, and the clocks after it with their attempts."""
+    stack = state.stack()
+    return {
+        "record": reverse("campaigns:record", args=[group.pk]),
+        "undo": reverse("campaigns:undo", args=[group.pk]),
+        "clock": stack[0],
+        "tokens": state.bonus_tokens,
+        "attempts": state.by_id[stack[0]].attempts,
+        "stack": [[c, state.by_id[c].attempts] for c in stack[1:6]],
+    }
+
+
 def _board_context(
     group: Group, membership: Membership, form: AttemptForm | None = None, verdict: Any = None
 ) -> dict[str, Any]:
@@ -109,6 +124,7 @@ def _board_context(
             players=players,
             face_up=state.face_up(players),
             face_up_by_players={n: state.face_up(n) for n in PLAYER_COUNTS},
+            pending_board=_pending_board(group, state),
         )
     context["form"] = form
     context["recent"] = recent
