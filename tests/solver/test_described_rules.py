@@ -156,7 +156,7 @@ def test_what_if_says_its_rates_know_nothing_of_the_rule(
 ) -> None:
     """ "Your version passes 59% … the suggested plan passes 89%" once came with no caveat."""
     _client, hint = solved(DEFINITION)
-    targets = hint.result["plan"]["targets"]
+    targets = hint.targets()
     data = {f"target_{i}": t for i, t in enumerate(targets, start=1)}
     response = login(alice).post(f"/hints/{hint.pk}/what-if/", {**data, "opener": 1})
     assert response.status_code == 200
