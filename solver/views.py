@@ -43,7 +43,7 @@ from solver.errors import HintError, HintLimitReached
 from solver.forms import HintForm, WhatIfForm, slots_from_colours
 from solver.hint_inputs import group_defaults
 from solver.models import HintRequest
-from solver.results import kind_help, kind_label, moves_per_slip, offered, pick
+from solver.results import claims, kind_label, moves_per_slip, offered, pick
 from solver.seating import suggested_names
 from solver.what_if import what_if
 
@@ -226,12 +226,13 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
         }
         context["ignored_rules"] = ignored
         plans = offered(result)
+        said = claims(plans, slips=bool(slip_rate))
         context["shown_index"] = index
         context["plans"] = [
             {
                 "index": i,
                 "labels": [kind_label(kind) for kind in other.get("kinds", [])],
-                "helps": [kind_help(kind) for kind in other.get("kinds", [])],
+                "helps": said[i],
                 "pass_rate": bound(_pct(other.get("pass_rate"))),
                 "with_slips": bound(_pct(other.get("pass_rate_with_slips")))
                 if slip_rate and other.get("pass_rate_with_slips") is not None
