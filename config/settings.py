@@ -185,6 +185,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
 USE_TZ = True
+# One way to write dates and times per language (config/formats/__init__.py says why).
+FORMAT_MODULE_PATH = ["config.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
