@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Concatenate, ParamSpec, TypeVar, cast
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.http import HttpRequest
+from django.http.request import split_domain_port
 from django.http.response import HttpResponseBase
 from django.utils.http import url_has_allowed_host_and_scheme
 from django_htmx.middleware import HtmxDetails
@@ -29,6 +31,34 @@ class AuthenticatedHttpRequest(HttpRequest):
 
     user: User
     htmx: HtmxDetails
+
+
+def _bare_host(request: HttpRequest) -> tuple[str, str]:
+    """The host a request reached, without its port (an IPv6 address in []), and the port."""
+    domain, port = split_domain_port(request.get_host())
+    return (f"[{domain}]" if ":" in domain and not domain.startswith("[") else domain), port
+
+
+def invite_address(request: HttpRequest, path: str) -> str:
+    """The absolute address an invite link (and its QR code) carries for ``path``.
+
+    With a real domain (compose, ``DOMAIN``): HTTPS on it, a certificate every phone trusts.
+    Under `make serve`, an owner who trusted its local CA and reached HTTPS_PORT still hands
+    out the plain-HTTP address (PORT): a friend's phone has not trusted that CA yet and would
+    meet a certificate error; the join page then offers the trust step and the switch.
+    Anywhere else, the address the owner reached."""
+    if settings.DOMAIN:
+        return f"https://{settings.DOMAIN}{path}"
+    host, port = _bare_host(request)
+    if request.is_secure() and port == str(settings.HTTPS_PORT):
+        return f"http://{host}:{settings.PLAIN_HTTP_PORT}{path}"
+    return request.build_absolute_uri(path)
+
+
+def serve_https_address(request: HttpRequest, path: str) -> str:
+    """``path`` on `make serve`'s HTTPS listener (HTTPS_PORT) of the host a request reached."""
+    host, _port = _bare_host(request)
+    return f"https://{host}:{settings.HTTPS_PORT}{path}"
 
 
 def on_this_site(request: HttpRequest, url: str) -> bool:

@@ -59,6 +59,8 @@ SITE_URL = env_str("SITE_URL", f"https://{DOMAIN}" if DOMAIN else "http://127.0.
 # `make serve` (scripts/serve.py): the port of its HTTPS listener (Caddy), and where Caddy
 # keeps the root certificate of its local CA; the /trust/ page offers that certificate.
 HTTPS_PORT = env_int("HTTPS_PORT", 8443, minimum=1, maximum=65535)
+# ... and of its plain-HTTP listener (the PORT it binds): where invite links lead.
+PLAIN_HTTP_PORT = env_int("PORT", 8000, minimum=1, maximum=65535)
 LOCAL_CA_CERT = Path(
     env_str(
         "LOCAL_CA_CERT",
@@ -185,6 +187,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
 USE_TZ = True
+# One way to write dates and times per language (config/formats/__init__.py says why).
+FORMAT_MODULE_PATH = ["config.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"

@@ -37,6 +37,18 @@ def canonical(clock: Clock) -> Clock:
     return replace(clock, rules=tuple(rules[key] for key in sorted(rules)), transcribed=True)
 
 
+def as_typed(clock: Clock) -> Clock:
+    """The canonical form with each rule as its group typed it (``Rule.as_shown``): the same
+    rules in the same order, but a rule in the table's own words keeps its capital letters.
+    What a group's version stores and shows; ``canonical(as_typed(c)) == canonical(c)``, so
+    its fingerprint is the canonical one."""
+    typed: dict[str, Rule] = {}
+    for rule in clock.rules:
+        typed.setdefault(_rule_key(rule.normalised()), rule)
+    ordered = canonical(clock).rules
+    return replace(canonical(clock), rules=tuple(typed[_rule_key(r)].as_shown() for r in ordered))
+
+
 def canonical_json(clock: Clock) -> dict[str, Any]:
     """The canonical definition as the public clock JSON object, every key present."""
     return canonical(clock).to_json()

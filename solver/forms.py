@@ -76,7 +76,7 @@ def clock_choices(group: Group | None = None) -> list[tuple[str, str]]:
         clock = get_clock(clock_id)
         label = _("Rebirth") if clock_id == "rebirth" else clock.name
         if not clock.transcribed and clock_id not in transcribed:
-            label = _("%(clock)s (not transcribed)") % {"clock": clock.name}
+            label = _("%(clock)s (not transcribed)") % {"clock": label}
         choices.append((clock_id, str(label)))
     return choices
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from rules.clock import Clock
 from solver.core.search.search import HintResult
@@ -93,6 +94,37 @@ def kind_help(kind: str) -> str:
         "bold": _("best if nobody slips"),
     }
     return helps.get(kind, "")
+
+
+def _shown(rate: object) -> float:
+    """A rate as the page shows it (a whole percentage): claims are judged on that."""
+    return round(float(rate) * 100) if isinstance(rate, int | float) else -1.0
+
+
+def claims(plans: list[dict[str, Any]], slips: bool) -> list[str]:
+    """What each offered plan's tab may say of it, joined in the reader's language: a role's
+    claim only where the plan's own figures on the page show it ("best when someone slips
+    now and then" once stood on a plan showing 81% with slips next to another's 82%).
+
+    - recommended: "best when someone slips" if rates with slips are shown and none is
+      higher; simplest: "easiest to remember" if no plan says fewer sentences; bold: "best
+      if nobody slips" if no plan passes more clean."""
+    best_slips = max((_shown(p.get("pass_rate_with_slips")) for p in plans), default=-1)
+    best_clean = max((_shown(p.get("pass_rate")) for p in plans), default=-1)
+    fewest = min((p.get("sentences") or 0 for p in plans), default=0)
+    holds = {
+        "recommended": lambda p: slips and _shown(p.get("pass_rate_with_slips")) >= best_slips,
+        "simplest": lambda p: (p.get("sentences") or 0) <= fewest,
+        "bold": lambda p: _shown(p.get("pass_rate")) >= best_clean,
+    }
+    # Japanese lists take "、", not an ASCII "; ".
+    separator = pgettext("between the claims of one plan", "; ")
+    return [
+        separator.join(
+            kind_help(kind) for kind in p.get("kinds", []) if kind in holds and holds[kind](p)
+        )
+        for p in plans
+    ]
 
 
 def moves_per_slip(slip_rate: float) -> int:

@@ -43,7 +43,7 @@ from solver.errors import HintError, HintLimitReached
 from solver.forms import HintForm, WhatIfForm, slots_from_colours
 from solver.hint_inputs import group_defaults
 from solver.models import HintRequest
-from solver.results import kind_help, kind_label, moves_per_slip, offered, pick
+from solver.results import claims, kind_label, moves_per_slip, offered, pick
 from solver.seating import suggested_names
 from solver.what_if import what_if
 
@@ -160,6 +160,12 @@ def _pct(x: float | None, digits: int = 0) -> str:
     return f"{prefix}{text}%"
 
 
+def _at_most(rate: str) -> str:
+    """A rate computed without a rule the table plays (a rule in its own words): the true
+    rate can only be lower, and every figure says so, on the hint as in What if."""
+    return _("at most %(rate)s") % {"rate": rate}
+
+
 # --- Watching and reading -----------------------------------------------------------------------
 
 
@@ -184,9 +190,14 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
     # The plan shown: one of the plans offered (tabs), ?plan=N or the What if form's "plan".
     source = request.POST if request.method == "POST" else request.GET
     index, shown = pick(hint.result or {}, source.get("plan", 0))
+    # Rules in the table's own words the plans do not know: every figure is at most itself.
+    ignored = hint.ignored_rules(lang) if hint.result else []
+    bound = _at_most if ignored else str
     outcome = extra.get("what_if")
     if outcome is not None:
         context["what_if_numbers"] = {
+            "mine": bound(_pct(outcome.mine.pass_rate)),
+            "theirs": bound(_pct(outcome.suggested.pass_rate)),
             "pass_rate": _pct(outcome.mine.pass_rate),
             "low": _pct(outcome.mine.interval[0], 1),
             "high": _pct(outcome.mine.interval[1], 1),
@@ -207,22 +218,23 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
             "pass_rate": _pct(shown.get("pass_rate")),
             "low": _pct(interval[0], 1),
             "high": _pct(interval[1], 1),
-            "baseline": _pct(result.get("baseline_rate")),
+            "baseline": bound(_pct(result.get("baseline_rate"))),
+            "clean": bound(_pct(shown.get("pass_rate"))),
             "odds": _pct(result.get("odds")),
-            "with_slips": _pct(with_slips) if with_slips is not None and slip_rate else "",
+            "with_slips": bound(_pct(with_slips)) if with_slips is not None and slip_rate else "",
             "every": moves_per_slip(slip_rate),
         }
-        # Rules in the table's own words the plan does not know: its odds are at most these.
-        context["ignored_rules"] = hint.ignored_rules(lang)
+        context["ignored_rules"] = ignored
         plans = offered(result)
+        said = claims(plans, slips=bool(slip_rate))
         context["shown_index"] = index
         context["plans"] = [
             {
                 "index": i,
                 "labels": [kind_label(kind) for kind in other.get("kinds", [])],
-                "helps": [kind_help(kind) for kind in other.get("kinds", [])],
-                "pass_rate": _pct(other.get("pass_rate")),
-                "with_slips": _pct(other.get("pass_rate_with_slips"))
+                "helps": said[i],
+                "pass_rate": bound(_pct(other.get("pass_rate"))),
+                "with_slips": bound(_pct(other.get("pass_rate_with_slips")))
                 if slip_rate and other.get("pass_rate_with_slips") is not None
                 else "",
                 "sentences": other.get("sentences"),

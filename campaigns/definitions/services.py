@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from campaigns.errors import CampaignError, signed_in
 from campaigns.models import ClockTranscription, CommunityDefinition, Group
 from config.errors import LimitReached
-from rules.canonical import canonical_json, fingerprint
+from rules.canonical import as_typed, canonical_json, fingerprint
 from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.errors import RulesError
@@ -66,7 +66,9 @@ def save_version(
     """Store ``clock`` as the group's next version of its clock, in canonical form, and make
     it the latest (the one other tables count). A version typed to equal one the group
     adopted earlier stays adopted: retyping what one copied is not independent."""
-    definition = canonical_json(clock)
+    # The group's version keeps described words as typed; other tables share the folded
+    # canonical definition, found by the fingerprint.
+    definition = as_typed(clock).to_json()
     print_ = fingerprint(clock)
     with transaction.atomic():
         Group.objects.select_for_update().get(pk=group.pk)  # versions are numbered in order
@@ -76,7 +78,7 @@ def save_version(
         versions.filter(latest=True).update(latest=False)
         # get_or_create takes care of another table saving the same definition at once.
         CommunityDefinition.objects.get_or_create(
-            clock_id=clock.id, fingerprint=print_, defaults={"definition": definition}
+            clock_id=clock.id, fingerprint=print_, defaults={"definition": canonical_json(clock)}
         )
         return ClockTranscription.objects.create(
             group=group,

@@ -7,6 +7,7 @@ non-owners on member management — the same as the API.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -51,7 +52,7 @@ from campaigns.play.state import campaign_state
 from campaigns.recap import card
 from campaigns.recap.compute import session_recap
 from campaigns.recap.views import png_name
-from config.http import AuthenticatedHttpRequest
+from config.http import AuthenticatedHttpRequest, invite_address, serve_https_address
 
 # An invite link opened before logging in: kept in the session until the dashboard's offer
 # is taken up (sign-up lands on the dashboard, whatever ``next`` said).
@@ -219,7 +220,7 @@ def members(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
                 messages.success(request, _("%(user)s joined the group.") % {"user": member.user})
                 return redirect("campaigns:members", group.pk)
     rows = group.memberships.select_related("user").order_by("user__username")
-    invite = request.build_absolute_uri(reverse("campaigns:join", args=[group.invite_token]))
+    invite = invite_address(request, reverse("campaigns:join", args=[group.invite_token]))
     invite_form = InviteForm()
     return render(
         request,
@@ -315,11 +316,12 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     if not group.invite_open and not member:
         request.session.pop(INVITE_SESSION_KEY, None)
         return render(request, "campaigns/join.html", {"expired": True}, status=410)
+    context: dict[str, object] = {"group": group, "https_join": _https_join(request)}
     if not request.user.is_authenticated:
         request.session[INVITE_SESSION_KEY] = token
         if request.method == "POST":
             return redirect(f"{reverse('login')}?next={request.path}")
-        return render(request, "campaigns/join.html", {"group": group, "anonymous": True})
+        return render(request, "campaigns/join.html", {**context, "anonymous": True})
     if request.method == "POST":
         try:
             groups_services.join(group, request.user)
@@ -327,7 +329,15 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
             return render(request, "campaigns/join.html", {"expired": True}, status=410)
         request.session.pop(INVITE_SESSION_KEY, None)
         return redirect("campaigns:group", group.pk)
-    return render(request, "campaigns/join.html", {"group": group})
+    return render(request, "campaigns/join.html", context)
+
+
+def _https_join(request: HttpRequest) -> str:
+    """This invite over `make serve`'s HTTPS, offered (after the trust step) to a phone that
+    came over plain HTTP, as invite links lead it; "" where there is no local CA to trust."""
+    if request.is_secure() or settings.DOMAIN or not settings.LOCAL_CA_CERT.is_file():
+        return ""
+    return serve_https_address(request, request.path)
 
 
 # --- campaign settings --------------------------------------------------------------------

@@ -28,7 +28,10 @@ from campaigns.play.state import campaign_state
 from config.spreadsheet import SafeWriter
 
 FORMAT = "timekeeper-history"
-VERSION = 1
+# 2: every event says when it was recorded ("at"), so an imported history keeps its evenings'
+# times, durations and order in time; 1 (without) still imports.
+VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 
 def session_minutes(attempts: Iterable[Attempt]) -> int | None:
@@ -58,7 +61,11 @@ def export_history(group: Group) -> dict[str, Any]:
         history = []
         events = changes.filter(undone__isnull=True).order_by("id")
         for event in events.select_related("attempt", "attempt__opener"):
-            item: dict[str, Any] = {"event": event.kind, "clock": event.clock_id}
+            item: dict[str, Any] = {
+                "event": event.kind,
+                "clock": event.clock_id,
+                "at": event.created.isoformat(),
+            }
             if event.kind in (Event.Kind.PASSED, Event.Kind.FAILED):
                 attempt = event.attempt
                 item.update(

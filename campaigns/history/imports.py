@@ -20,11 +20,12 @@ from rest_framework import serializers
 from campaigns.definitions.services import transcribe
 from campaigns.errors import CampaignError, error_text
 from campaigns.groups.services import create_group, restore_campaign
-from campaigns.history.exports import FORMAT, VERSION
+from campaigns.history.exports import FORMAT, READABLE_VERSIONS
 from campaigns.models import (
     MAX_PLAYERS_LISTED,
     NAME_LENGTH,
     NOTES_LENGTH,
+    Attempt,
     Campaign,
     Event,
     Group,
@@ -62,6 +63,7 @@ BATCH_PAUSE = 0.12
 
 class _EventIn(serializers.Serializer):
     event = serializers.ChoiceField(choices=Event.Kind.choices)
+    at = serializers.DateTimeField(required=False)  # when it was recorded (version 2 on)
     clock = serializers.CharField(max_length=500)  # a retrieval names its clocks, comma-separated
     players = serializers.IntegerField(min_value=2, max_value=4, required=False)
     session = serializers.IntegerField(min_value=0, max_value=MAX_SESSIONS, required=False)
@@ -147,7 +149,7 @@ def check_history(data: Any) -> dict[str, Any]:
         isinstance(data, dict) and data.get("format") == FORMAT,
         _("This is not a Timekeeper history."),
     )
-    _require(data.get("version") == VERSION, _("This history has an unknown version."))
+    _require(data.get("version") in READABLE_VERSIONS, _("This history has an unknown version."))
     shape = HistoryIn(data=data)
     if not shape.is_valid():
         raise CampaignError(_first_error(shape.errors), "history")
@@ -315,7 +317,7 @@ def _import_event(
     kind = item["event"]
     if kind in (Event.Kind.PASSED, Event.Kind.FAILED):
         minutes = item.get("duration_min")
-        record_attempt(
+        attempt = record_attempt(
             campaign,
             user,
             item["clock"],
@@ -327,7 +329,13 @@ def _import_event(
             notes=item.get("notes") or "",
             session=sessions[item["session"]],
         )
+        event_id = attempt.event_id
+        if "at" in item:
+            Attempt.objects.filter(pk=attempt.pk).update(created=item["at"])
     elif kind == Event.Kind.SKIPPED:
-        skip(campaign, user, item["clock"])
+        event_id = skip(campaign, user, item["clock"]).pk
     else:
-        retrieve(campaign, user, item["clock"].split(","))
+        event_id = retrieve(campaign, user, item["clock"].split(",")).pk
+    # The time it was recorded at the table, not the time of the import.
+    if "at" in item:
+        Event.objects.filter(pk=event_id).update(created=item["at"])

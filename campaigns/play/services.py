@@ -22,6 +22,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from campaigns import winnable
@@ -72,7 +73,7 @@ def _check_fresh(campaign: Campaign, expected_event: int | None, clocks: Iterabl
 
 
 def _stale_message(event: Event) -> str:
-    when = timezone.localtime(event.created).strftime("%H:%M")
+    when = date_format(timezone.localtime(event.created), "TIME_FORMAT")
     if event.kind == Event.Kind.UNDONE:
         return _(
             "Another phone undid the last change at %(clock)s at %(time)s. Check the board and "

@@ -36,7 +36,7 @@ from campaigns.play import services as play_services
 from campaigns.play.chapter_map import chapter_map, state_labels
 from campaigns.play.services import StaleWrite, last_undoable, record_attempt, retrieve
 from campaigns.play.state import campaign_state, campaign_version
-from config.http import AuthenticatedHttpRequest
+from config.http import AuthenticatedHttpRequest, invite_address
 from config.i18n import current_lang
 from config.ids import parse_id
 from rules.clock import Clock
@@ -46,6 +46,33 @@ from rules.inputs import check_layout
 from rules.layout import parse_layout
 
 # --- the group page -----------------------------------------------------------------------
+
+
+def players_at_the_table(group: Group, session: Any, last_attempt: Any) -> int:
+    """The player count a tap records unless someone changes it: who is at the table tonight
+    (the evening's session), else the group's players (a table seats at most 4), else the
+    last attempt's count. A new 4-player group once recorded 3 players from a fixed default."""
+    counts = [
+        min(len(session.players.all()), max(PLAYER_COUNTS)) if session else 0,
+        min(group.players.count(), max(PLAYER_COUNTS)),
+        last_attempt.players if last_attempt else 0,
+    ]
+    return next((n for n in counts if n in PLAYER_COUNTS), 3)
+
+
+def _pending_board(group: Group, state: Any) -> dict[str, Any]:
+    """What a phone needs to draw the board as its offline taps will leave it, and to judge a
+    further tap as the server will (static/js/outbox.js): the clock being played, the Bonus
+    tokens, its attempts, and the clocks after it with their attempts."""
+    stack = state.stack()
+    return {
+        "record": reverse("campaigns:record", args=[group.pk]),
+        "undo": reverse("campaigns:undo", args=[group.pk]),
+        "clock": stack[0],
+        "tokens": state.bonus_tokens,
+        "attempts": state.by_id[stack[0]].attempts,
+        "stack": [[c, state.by_id[c].attempts] for c in stack[1:6]],
+    }
 
 
 def _board_context(
@@ -86,11 +113,7 @@ def _board_context(
         if context["offer"] is not None:
             context["offer_text"] = community.agreement_text(context["offer"].groups)
             context["offer_rules"] = context["offer"].clock.describe(current_lang())
-        present = len(today.players.all()) if today else 0
-        # Who is at the table tonight says the player count; else the last attempt's.
-        players = (
-            present if present in PLAYER_COUNTS else (last_attempt.players if last_attempt else 3)
-        )
+        players = players_at_the_table(group, today, last_attempt)
         if form is None:
             form = AttemptForm(group=group, initial={"clock": next_clock, "players": players})
         context.update(
@@ -102,6 +125,7 @@ def _board_context(
             players=players,
             face_up=state.face_up(players),
             face_up_by_players={n: state.face_up(n) for n in PLAYER_COUNTS},
+            pending_board=_pending_board(group, state),
         )
     context["form"] = form
     context["recent"] = recent
@@ -191,7 +215,11 @@ def table(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     plan of the group's latest hint for this clock, read aloud on request."""
     group, membership = get_group_for_user(request.user, group_id)
     template = "campaigns/table.html#board" if request.htmx else "campaigns/table.html"
-    return render(request, template, _board_context(group, membership))
+    context = _board_context(group, membership)
+    if membership.is_owner:
+        join = reverse("campaigns:join", args=[group.invite_token])
+        context["invite"] = invite_address(request, join)
+    return render(request, template, context)
 
 
 @login_required

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 
 from django import template
@@ -35,3 +36,17 @@ def letter(number: int) -> str:
 def clocks(clock_ids: str) -> list[str]:
     """The clocks of an event: one, or several put back from the Sleeve ("1-1,2-3")."""
     return [c for c in clock_ids.split(",") if c]
+
+
+@register.filter
+def unbroken(clock_id: str) -> str:
+    """A clock's number with a non-breaking hyphen: a narrow button wraps before "(2-4)",
+    never inside it ("(2-⏎4)" in Dutch table mode)."""
+    return str(clock_id).replace("-", "\u2011")
+
+
+@register.filter
+def json_attr(value: object) -> str:
+    """``value`` as JSON for a data- attribute (the template escapes it as any text): what
+    the page's own scripts read, since the Content-Security-Policy allows no inline script."""
+    return json.dumps(value, separators=(",", ":"))

@@ -146,6 +146,11 @@ class Rule(RuleClass):
         whose list order matters (the first and second card) keeps the default."""
         return self
 
+    def as_shown(self) -> Rule:
+        """The rule as a group's own pages show it: normalised, except for words a person
+        typed, which keep their letters as typed (``rules.canonical.as_typed``)."""
+        return self.normalised()
+
     # --- where it applies -----------------------------------------------------------
 
     # Plain methods, not properties: a kind's fields are often named ``segment`` or

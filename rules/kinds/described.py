@@ -5,7 +5,8 @@ It is part of a definition like any other rule (stored, versioned, exported, dra
 face, counted in the rule limit) but it is never judged: ``validate`` lists it in
 ``unchecked`` with its text, the solver plans without it and says so. Its canonical form
 (``normalised``) collapses whitespace, folds case and applies Unicode NFKC, so two tables
-that typed the same words share a fingerprint.
+that typed the same words share a fingerprint; the group's own copy keeps the words as typed
+(``as_shown``: whitespace collapsed, nothing folded).
 """
 
 from __future__ import annotations
@@ -47,6 +48,11 @@ class Described(Rule):
 
     def normalised(self) -> Rule:
         return replace(self, text=normalise_text(self.text))
+
+    def as_shown(self) -> Rule:
+        # The capital letter the table typed is kept for its pages, hints and exports; only
+        # the fingerprint compares folded words.
+        return replace(self, text=" ".join(self.text.split()))
 
     def holds(self, resolution: Resolution) -> bool:
         """Never asked: ``validate`` does not judge a described rule. True so that code

@@ -12,6 +12,12 @@
 // - a refused tap (another phone got there first) is shown to the person, and the taps that
 //   followed it are not sent but shown too: nothing is dropped silently;
 // - a tap whose answer is lost again stays first in the outbox and is sent again later.
+//
+// While taps wait, the board shows itself as they will leave it (the clock, the Bonus tokens,
+// the attempts: "pending"), drawn from what the server judged the board from (data-board,
+// templates/campaigns/_pending.html). A further tap is judged against that pending board as
+// the server will judge it: a tap for a clock a waiting tap has passed or put in the Sleeve is
+// refused at once, with the server's own words, instead of being sent to be refused later.
 (function () {
   "use strict";
   var DB = "timekeeper";
@@ -81,6 +87,7 @@
         list.appendChild(item);
       });
       box.hidden = entries.length === 0;
+      drawPending(waiting);
     });
   }
 
@@ -89,6 +96,79 @@
     var action = fields.action || (fields.event ? "undo" : "");
     var word = box && box.dataset["action" + action.charAt(0).toUpperCase() + action.slice(1)];
     return (word || action) + (fields.clock ? " · " + fields.clock : "");
+  }
+
+  // --- The board as the waiting taps will leave it ----------------------------------------------
+  function fill(text, values) {
+    return Object.keys(values).reduce(function (out, key) {
+      return out.split("%(" + key + ")s").join(String(values[key]));
+    }, text);
+  }
+
+  // The server's rules, applied to the board it drew: a failure adds an attempt and flips a
+  // Bonus token (three at most); a pass or a skip turns them face down and the next clock of
+  // the stack comes up (campaigns/play/services.py).
+  function project(board, waiting) {
+    var state = { clock: board.clock, tokens: board.tokens, attempts: board.attempts,
+      stack: board.stack.slice(), gone: {} };
+    waiting.forEach(function (entry) {
+      var fields = entry.fields;
+      if (entry.url !== board.record || fields.clock !== state.clock) return;
+      if (fields.action === "failed") {
+        state.attempts += 1;
+        state.tokens = Math.min(3, state.tokens + 1);
+      } else if (fields.action === "passed" || fields.action === "skip") {
+        state.gone[state.clock] = fields.action;
+        var next = state.stack.shift() || ["", 0];
+        state.clock = next[0];
+        state.attempts = next[1];
+        state.tokens = 0;
+      }
+    });
+    return state;
+  }
+
+  // What the server would answer to ``fields`` once the waiting taps are in: "" if recorded.
+  function judge(box, state, fields) {
+    var gone = state.gone[fields.clock];
+    if (gone === "passed") return fill(box.dataset.judgePassed, { clock: fields.clock });
+    if (gone === "skip") return fill(box.dataset.judgeSleeve, { clock: fields.clock });
+    if (fields.action === "skip" && fields.clock === state.clock && state.attempts === 0) {
+      return fill(box.dataset.judgeSkip, { clock: fields.clock });
+    }
+    return "";
+  }
+
+  function drawPending(waiting) {
+    document.querySelectorAll("[data-pending]").forEach(function (box) {
+      var board = JSON.parse(box.dataset.board);
+      var root = box.closest("#board") || document;
+      var mine = waiting.filter(function (e) { return e.url === board.record; });
+      // An undo waiting too: what it will undo depends on the server; show no guess.
+      var undo = waiting.some(function (e) { return e.url === board.undo; });
+      box.hidden = mine.length === 0 || undo;
+      root.classList.toggle("is-pending", !box.hidden);
+      if (box.hidden) return;
+      var state = project(board, mine);
+      box.querySelector("[data-pending-text]").textContent = fill(box.dataset.text,
+        { clock: state.clock || "—", attempts: state.attempts, tokens: state.tokens });
+      root.querySelectorAll(".tokens .token").forEach(function (token, i) {
+        token.classList.toggle("up", i < state.tokens);
+      });
+      var count = root.querySelector(".tokens strong[data-text]");
+      if (count) count.textContent = fill(count.dataset.text, { n: state.tokens });
+      root.querySelectorAll("[data-allow-n]").forEach(function (el) {
+        var figure = el.tagName === "B" ? el : el.querySelector("b");
+        if (figure) figure.textContent = String(Number(el.dataset.allowN) + state.tokens);
+      });
+      var line = root.querySelector("[data-players-now]");
+      if (line) {
+        line.dataset.tokens = String(state.tokens);
+        if (window.timekeeperPlayersNow) window.timekeeperPlayersNow(line.closest("form"));
+      }
+      var skip = root.querySelector("form[data-outbox] button[value=skip]");
+      if (skip && state.clock === board.clock && state.attempts > 0) skip.disabled = false;
+    });
   }
 
   // --- Queuing a tap that did not get through ---------------------------------------------------
@@ -103,17 +183,27 @@
       if (usedKeys[fields.request_key]) fields.request_key = randomKey();
       usedKeys[fields.request_key] = true;
     }
+    var box = form.querySelector("[data-pending]");
     all().then(function (entries) {
       var waiting = entries.filter(function (e) { return !e.refused; });
+      var refused = "";
+      if (box && fields.action) {
+        var board = JSON.parse(box.dataset.board);
+        refused = judge(box, project(board, waiting), fields);
+      }
       return put({
         url: config.path,
         fields: fields,
         label: labelFor(fields),
         chained: waiting.length > 0, // made after a tap still waiting: rests on its result
         created: Date.now(),
+        refused: refused || undefined, // judged now: never sent, shown with its reason
       });
     }).then(show).then(schedule);
   });
+
+  // A board drawn again (a live refresh, a tap answered) is drawn as the waiting taps leave it.
+  document.addEventListener("htmx:afterSettle", function () { show(); });
 
   function randomKey() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID().replace(/-/g, "");

@@ -47,3 +47,22 @@
     }
   });
 })();
+
+// The line next to the result buttons (templates/campaigns/_players_now.html) says what a tap
+// records: the player count chosen (the Play page's chips) plus the Bonus tokens face up, which
+// taps kept offline change (static/js/outbox.js sets data-tokens and calls this again).
+(function () {
+  function playersNow(form) {
+    var line = form && form.querySelector("[data-players-now]");
+    var chosen = form && form.querySelector("input[name=players]:checked, input[type=hidden][name=players]");
+    if (!line || !chosen) return;
+    var n = Number(chosen.value);
+    line.textContent = line.dataset.text.replace("%(n)s", String(n))
+      .replace("%(up)s", String(n + Number(line.dataset.tokens || 0)));
+  }
+  window.timekeeperPlayersNow = playersNow;
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (target instanceof HTMLInputElement && target.name === "players") playersNow(target.form);
+  });
+})();

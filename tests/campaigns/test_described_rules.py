@@ -62,9 +62,9 @@ def test_the_editor_adds_and_saves_a_described_rule_at_the_centre_or_a_segment(
     clock, version = choice.clock, choice.version
     assert version == 1
     (rule,) = clock.rules
-    assert rule.to_json() == {"kind": "described", "text": WORDS.casefold(), "segment": 4}
+    assert rule.to_json() == {"kind": "described", "text": WORDS, "segment": 4}
     face = client.get(f"/groups/{group.pk}/clocks/1-1/").content.decode()
-    assert WORDS.casefold() in face
+    assert WORDS in face
 
 
 @pytest.mark.parametrize(
@@ -102,7 +102,7 @@ def test_the_live_check_passes_the_known_rules_and_says_check_yourselves(
     body = response.content.decode()
     assert response.status_code == 200
     assert passes in body
-    assert check in body and WORDS.casefold() in body
+    assert check in body and WORDS in body
 
 
 def test_two_tables_typing_the_same_words_differently_share_one_definition(
@@ -172,3 +172,24 @@ def _rules(group: Group) -> str:
 
     clock, _version = choice.clock, choice.version
     return "\n".join(json.dumps(rule.to_json()) for rule in clock.rules)
+
+
+def test_the_words_keep_their_capital_letter_as_typed(
+    group: Group, as_role: AsRole, alice: User
+) -> None:
+    """The saved text once lost its capital ("the card on segment 3 …") on the clock page,
+    in the hint and in the export; only the fingerprint compares folded words."""
+    typed = "The card on segment 3  is a Moon"
+    version = own(group, described(typed, segment=3))
+    assert version.definition["rules"] == [
+        {"kind": "described", "text": "The card on segment 3 is a Moon", "segment": 3}
+    ]
+    other = own(create_group(alice, "Other", []), described(typed.lower(), segment=3))
+    assert version.fingerprint == other.fingerprint
+    assert list(played_definition(group, "1-1").clock.described_texts("en")) == [
+        "Segment 3: The card on segment 3 is a Moon"
+    ]
+    page = as_role("member").get(f"/groups/{group.pk}/clocks/1-1/").content.decode()
+    assert "The card on segment 3 is a Moon" in page
+    export = as_role("member").get(f"/groups/{group.pk}/export.json").content.decode()
+    assert "The card on segment 3 is a Moon" in export

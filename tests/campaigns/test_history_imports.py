@@ -45,8 +45,14 @@ def _passes(count: int) -> dict[str, Any]:
                 "passed_at_start": [],
                 "sessions": [{"date": "2026-11-30", "players": ["Ann"], "notes": ""}],
                 "history": [
-                    {**event, "clock": clock, "duration_min": 5, "notes": ""}
-                    for clock in CLOCK_IDS[:count]
+                    {
+                        **event,
+                        "clock": clock,
+                        "at": f"2026-11-30T20:{i % 60:02d}:00+00:00",
+                        "duration_min": 5,
+                        "notes": "",
+                    }
+                    for i, clock in enumerate(CLOCK_IDS[:count])
                 ],
             }
         ],

@@ -74,13 +74,13 @@ def test_the_members_page_offers_a_new_link_and_says_until_when(
 
 
 def test_a_time_in_the_afternoon_ends_the_sentence_once(group: Group, as_role: AsRole) -> None:
-    """ "Open until Dec. 9, 2026, 3 p.m." and no second period after "p.m."."""
+    """ "Open until 9 Dec 2026, 15:00." (once "3 p.m.." with a second period)."""
     group.invite_expires = datetime(2026, 12, 9, 15, 0, tzinfo=UTC)
     group.save(update_fields=["invite_expires"])
     client = as_role("owner")
     client.cookies["django_language"] = "en"
     html = client.get(f"/groups/{group.pk}/members/").content.decode()
-    assert "p.m." in html and "p.m.." not in html
+    assert "Open until 9 Dec 2026, 15:00" in html and "15:00.." not in html
 
 
 def test_an_expired_link_no_longer_joins(group: Group, as_role: AsRole, charlie: User) -> None:

@@ -94,3 +94,28 @@ def test_was_it_winnable_has_room_and_readable_cards(
     screenshot(page, "winnable-phone-390x844")
     DOC_SCREENS.mkdir(parents=True, exist_ok=True)
     winnable.screenshot(path=str(DOC_SCREENS / "winnable-390.png"))
+
+
+def test_the_count_a_tap_records_is_next_to_the_buttons(
+    phones: Any, live_server: Any, screenshot: Any
+) -> None:
+    """A new 4-player group once recorded 3 players: the count is preset from the group and
+    read next to the buttons, and it follows the chips before the tap."""
+    alice = User.objects.create_user("alice", password="password")
+    group = create_group(alice, "Vier", ["Ann", "Ben", "Cleo", "Dirk"])
+    page = phones(alice).new_page()
+    page.goto(f"{live_server.url}/groups/{group.pk}/")
+    line = page.locator("#players-now")
+    assert line.text_content() == "A tap records 4 players, 4 face-up cards"
+    assert page.locator("input[name=players][value='4']").is_checked()
+    # next to the buttons: right under them, on the first screen
+    buttons = _box(page, ".record .actions")
+    box = _box(page, "#players-now")
+    assert 0 <= box["y"] - (buttons["y"] + buttons["height"]) < 24, (buttons, box)
+    assert box["y"] + box["height"] <= PHONE["height"]
+    page.locator("label.chip", has_text="3").click()
+    assert line.text_content() == "A tap records 3 players, 3 face-up cards"
+    page.locator("label.chip", has_text="4").click()
+    screenshot(page, "play-player-count-390x844")
+    DOC_SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(DOC_SCREENS / "play-player-count-390x844.png"))

@@ -147,3 +147,44 @@ def test_the_hint_page_warns_and_labels_the_rates_an_upper_bound(
     assert NEAREST in text
     assert warning in text
     assert bound in text
+
+
+def test_what_if_says_its_rates_know_nothing_of_the_rule(
+    solved: Callable[[Any], tuple[APIClient, HintRequest]],
+    login: Callable[[User], Any],
+    alice: User,
+) -> None:
+    """ "Your version passes 59% … the suggested plan passes 89%" once came with no caveat."""
+    _client, hint = solved(DEFINITION)
+    targets = hint.targets()
+    data = {f"target_{i}": t for i, t in enumerate(targets, start=1)}
+    response = login(alice).post(f"/hints/{hint.pk}/what-if/", {**data, "opener": 1})
+    assert response.status_code == 200
+    html = response.content.decode()
+    numbers = response.context["what_if_numbers"]
+    assert numbers["mine"].startswith("at most ") and numbers["theirs"].startswith("at most ")
+    assert f"Your version passes {numbers['mine']}" in html
+    assert f"the suggested plan passes {numbers['theirs']}" in html
+    assert f"without “Segment 3: {NEAREST}”: neither plan nor these games know" in html
+
+
+def test_every_rate_on_the_hint_page_is_an_upper_bound(
+    solved: Callable[[Any], tuple[APIClient, HintRequest]],
+    login: Callable[[User], Any],
+    alice: User,
+) -> None:
+    _client, hint = solved(DEFINITION)
+    context = login(alice).get(f"/hints/{hint.pk}/").context
+    assert context["numbers"]["baseline"].startswith("at most ")
+    assert context["numbers"]["clean"].startswith("at most ")
+    assert all(plan["pass_rate"].startswith("at most ") for plan in context["plans"])
+
+
+def test_without_described_rules_the_figures_stand_alone(
+    solved: Callable[[Any], tuple[APIClient, HintRequest]],
+    login: Callable[[User], Any],
+    alice: User,
+) -> None:
+    _client, hint = solved("1-1")
+    context = login(alice).get(f"/hints/{hint.pk}/").context
+    assert "at most" not in context["numbers"]["baseline"]
