@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import os
 import socket
-import statistics
 import subprocess
 import sys
 import threading
@@ -41,6 +40,7 @@ from django.contrib.auth.models import User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
+from bench.stats import percentile, summary  # noqa: E402
 from campaigns.groups.services import add_member, create_group  # noqa: E402
 from campaigns.models import Group  # noqa: E402
 from campaigns.play.services import record_attempt  # noqa: E402
@@ -71,17 +71,6 @@ def _get(url: str, cookie: str, etag: str = "") -> tuple[int, float, str]:
         response.read()
         status, tag = response.status, response.headers.get("ETag", "")
     return status, (time.perf_counter() - start) * 1000, tag
-
-
-def _percentiles(samples: list[float]) -> str:
-    ordered = sorted(samples)
-    p95 = ordered[max(0, int(len(ordered) * 0.95) - 1)]
-    return f"p50 {statistics.median(ordered):.1f} ms, p95 {p95:.1f} ms (n={len(ordered)})"
-
-
-def _p95(samples: list[float]) -> float:
-    ordered = sorted(samples)
-    return ordered[max(0, int(len(ordered) * 0.95) - 1)]
 
 
 def main() -> None:
@@ -142,10 +131,10 @@ def main() -> None:
 
         polls = [_get(live, cookies[0], etag) for _ in range(args.requests)]
         assert all(status == 204 for status, _ms, _tag in polls), "the board changed meanwhile"
-        print(f"poll (204, nothing changed): {_percentiles([ms for _s, ms, _t in polls])}")
+        print(f"poll (204, nothing changed): {summary([ms for _s, ms, _t in polls])}")
 
         alone = [_get(page, cookies[0])[1] for _ in range(args.requests)]
-        print(f"group page alone: {_percentiles(alone)}")
+        print(f"group page alone: {summary(alone)}")
 
         stop = threading.Event()
         polled = [0]
@@ -172,9 +161,11 @@ def main() -> None:
             thread.join()
         print(
             f"group page with {PHONES} phones polling every {POLL_EVERY:.0f} s: "
-            f"{_percentiles(loaded)}; {polled[0] / (seconds + POLL_EVERY):.1f} polls/s"
+            f"{summary(loaded)}; {polled[0] / (seconds + POLL_EVERY):.1f} polls/s"
         )
-        print(f"p95 with the phones / p95 alone: {_p95(loaded) / _p95(alone):.2f}")
+        print(
+            f"p95 with the phones / p95 alone: {percentile(loaded, 95) / percentile(alone, 95):.2f}"
+        )
     finally:
         server.terminate()
         server.wait(10)
