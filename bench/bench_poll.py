@@ -117,6 +117,52 @@ def _measure(label: str, request: Callable[[], Any], status: int, repeats: int) 
         print(f"    {sql[:160]}")
 
 
+def _cpu_ms(work: Callable[[], Any], repeats: int) -> float:
+    started = time.process_time()
+    for _ in range(repeats):
+        work()
+    return (time.process_time() - started) * 1000 / repeats
+
+
+def _lookups(client: Any, group_id: int, user_id: int, repeats: int) -> None:
+    """What the poll's two lookups cost apart: the session, and the membership."""
+    from django.conf import settings
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from campaigns.models import Membership
+
+    key = client.cookies[settings.SESSION_COOKIE_NAME].value
+    session = _cpu_ms(lambda: SessionStore(key).load(), repeats)
+    member = Membership.objects.filter(group_id=group_id, user_id=user_id, user__is_active=True)
+    membership = _cpu_ms(lambda: member.values_list("user__password", flat=True).first(), repeats)
+    print(
+        f"of the poll: the session read and decoded {session:.2f} ms, the membership "
+        f"query {membership:.2f} ms CPU"
+    )
+
+
+def _connections(settings_dict: dict[str, Any], repeats: int) -> None:
+    """What CONN_MAX_AGE=0 adds to every request: a new connection to the configured
+    database (with SQLite's PRAGMAs), against a query on a kept one. CPU of this process
+    only: a PostgreSQL server also starts a backend process for each connection."""
+    from django.db.utils import load_backend
+
+    wrapper = load_backend(settings_dict["ENGINE"]).DatabaseWrapper(settings_dict)
+
+    def query() -> None:
+        with wrapper.cursor() as cursor:
+            cursor.execute("SELECT 1")
+
+    def connect_and_query() -> None:
+        wrapper.close()
+        query()
+
+    kept = _cpu_ms(query, repeats)
+    fresh = _cpu_ms(connect_and_query, max(20, repeats // 5))
+    wrapper.close()
+    print(f"a query on a kept connection {kept:.2f} ms CPU; on a new one {fresh:.2f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=300, help="requests per measurement")
@@ -140,6 +186,7 @@ def main() -> None:
     from campaigns.play.services import record_attempt
     from campaigns.play.state import campaign_state
 
+    original = dict(connection.settings_dict)  # the configured database, not the test one
     setup_test_environment()
     name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     try:
@@ -193,6 +240,9 @@ def main() -> None:
                 "poll, nothing changed, session and auth middleware only: CPU per request "
                 f"p50 {percentile(cpu, 50):.2f} ms, p95 {percentile(cpu, 95):.2f} ms"
             )
+
+        _lookups(client, group.pk, phone.pk, args.repeats)
+        _connections(original, args.repeats)
 
         if args.profile:
             profiler = cProfile.Profile()
