@@ -39,7 +39,7 @@ from campaigns.errors import CampaignError, error_text
 from campaigns.forms import AttemptForm, LayoutCheckForm, add_service_error
 from campaigns.models import Event, Group, Membership
 from campaigns.play import services as play_services
-from campaigns.play.chapter_map import chapter_map, state_labels
+from campaigns.play.chapter_map import drawn_chapter_map, state_labels
 from campaigns.play.services import StaleWrite, last_undoable, record_attempt, retrieve
 from campaigns.play.state import campaign_state, campaign_version
 from config.http import AuthenticatedHttpRequest
@@ -66,7 +66,7 @@ def _board_context(
         "membership": membership,
         "campaign": campaign,
         "state": state,
-        "map": chapter_map(state, group.pk),
+        "map": drawn_chapter_map(state, group.pk),
         "labels": state_labels(),
         "verdict": verdict,
     }
