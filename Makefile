@@ -76,6 +76,7 @@ bench: install
 	$(BIN)/python -m bench.bench_postmortem
 	$(BIN)/python -m bench.bench_community
 	$(BIN)/python bench/bench_live.py
+	$(BIN)/python -m bench.bench_poll
 	$(BIN)/python -m bench.bench_statistics
 	$(BIN)/python -m bench.bench_import --attempts 2000
 	$(BIN)/python -m bench.bench_what_if

@@ -17,17 +17,16 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import time
 from collections.abc import Callable
 
+from bench.stats import percentile
+
 
 def _percentiles(samples: list[float]) -> str:
-    ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * len(ordered)) - 1)]
     return (
-        f"p50 {statistics.median(ordered):.2f} ms, p95 {p95:.2f} ms, "
-        f"max {ordered[-1]:.2f} ms ({len(ordered)} calls)"
+        f"p50 {percentile(samples, 50):.2f} ms, p95 {percentile(samples, 95):.2f} ms, "
+        f"max {max(samples):.2f} ms ({len(samples)} calls)"
     )
 
 

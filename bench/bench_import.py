@@ -15,11 +15,12 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
-import statistics
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from bench.stats import percentile
 
 WRITE_EVERY = 0.02  # seconds between the other writer's writes
 
@@ -117,8 +118,8 @@ def main() -> None:
     )
     print(
         f"other writes meanwhile: {len(during)}, waited median "
-        f"{statistics.median(during) * 1000:.0f} ms, p99 "
-        f"{during[int(len(during) * 0.99) - 1] * 1000:.0f} ms, longest {during[-1] * 1000:.0f} ms; "
+        f"{percentile(during, 50) * 1000:.0f} ms, p99 "
+        f"{percentile(during, 99) * 1000:.0f} ms, longest {during[-1] * 1000:.0f} ms; "
         f"failed: {failures.value}"
     )
 

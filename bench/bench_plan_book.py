@@ -34,6 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from bench.stats import summary  # noqa: E402
+
 
 def _load() -> str:
     one, five, _ = os.getloadavg()
@@ -195,12 +197,7 @@ def live(quick: bool) -> None:
         finally:
             run.stop()
     for label, times in (("prefilled pattern (another seating)", booked), ("new pattern", fresh)):
-        ordered = sorted(times)
-        p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-        print(
-            f"  POST -> done, {label}: p50 {statistics.median(ordered):.2f} s, p95 {p95:.2f} s "
-            f"({len(ordered)} hints); {_load()}"
-        )
+        print(f"  POST -> done, {label}: {summary(times, unit='s', digits=2)}; {_load()}")
     del PYTHON
 
 

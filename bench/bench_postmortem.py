@@ -25,6 +25,7 @@ import time
 from typing import Any
 
 from bench.bench_oracle import BENCH_CLOCKS
+from bench.stats import percentile
 from rules.clock import Clock
 from rules.deals import deal
 from rules.layout import Layout, Move
@@ -83,8 +84,8 @@ def measure(clock: Clock, layouts: int, move_form: bool, seed: int = 1) -> dict[
     return {
         "wall_mean_ms": wall_ms,
         "mean_ms": statistics.fmean(times),
-        "median_ms": times[len(times) // 2],
-        "p99_ms": times[int(len(times) * 0.99)],
+        "median_ms": percentile(times, 50),
+        "p99_ms": percentile(times, 99),
         "max_ms": times[-1],
         "winnable": winnable / layouts,
     }

@@ -18,16 +18,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import time
 
 import django
 
+from bench.stats import percentile
+
 
 def _percentiles(samples: list[float]) -> tuple[float, float]:
-    ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * len(ordered)) - 1)]
-    return statistics.median(ordered), p95
+    return percentile(samples, 50), percentile(samples, 95)
 
 
 def main() -> None:

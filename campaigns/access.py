@@ -10,14 +10,13 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, Subquery
-from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest
 from django.utils.crypto import constant_time_compare
 
 from campaigns.definitions.services import known_clock
 from campaigns.errors import CampaignError
-from campaigns.models import Campaign, Event, Group, Membership
+from campaigns.live import board_version
+from campaigns.models import Group, Membership
 
 
 def get_group_for_user(
@@ -55,12 +54,12 @@ def clock_or_404(clock_id: str) -> str:
 
 
 def live_version(request: HttpRequest, group_id: int) -> str | None:
-    """The version of the group's board, ``"<campaign id>-<last event id>"``, for a signed-in
-    member; None for anyone else (the caller answers 404).
+    """The version of the group's live board (``live.board_version``) for a signed-in
+    member; None for anyone else (the caller answers 404), before the version is read.
 
-    Phones poll this every few seconds, so it costs two queries: the session, then one query
-    that checks the membership, loads the user and reads both ids. It therefore does not
-    touch ``request.user`` (which would load the user in a query of its own) and checks the
+    Phones poll this every few seconds, so it costs two small queries: the session, then the
+    membership with the account's password hash. It therefore does not touch
+    ``request.user`` (which would load the whole user in a query of its own) and checks the
     session the way ``django.contrib.auth.get_user`` does: an active account whose session
     hash still matches (a password change signs the phone out here too).
     """
@@ -70,21 +69,14 @@ def live_version(request: HttpRequest, group_id: int) -> str | None:
         return None
     if request.session.get(BACKEND_SESSION_KEY) not in settings.AUTHENTICATION_BACKENDS:
         return None
-    newest_campaign = Campaign.objects.filter(group_id=OuterRef("group_id")).order_by("-id")
-    # Only the newest campaign is ever changed, so the group's last event is its last event.
-    last_event = Event.objects.filter(campaign__group_id=OuterRef("group_id")).order_by("-id")
-    row = (
+    password = (
         Membership.objects.filter(group_id=group_id, user_id=user_id, user__is_active=True)
-        .select_related("user")
-        .annotate(
-            campaign=Subquery(newest_campaign.values("id")[:1]),
-            event=Coalesce(Subquery(last_event.values("id")[:1]), 0),
-        )
+        .values_list("user__password", flat=True)
         .first()
     )
-    if row is None or not _session_verified(request, row.user):
+    if password is None or not _session_verified(request, User(pk=user_id, password=password)):
         return None
-    return f"{row.campaign}-{row.event}"
+    return board_version(group_id)
 
 
 def _session_verified(request: HttpRequest, user: User) -> bool:

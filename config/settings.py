@@ -143,12 +143,17 @@ DATABASE_URL = env_url(
     f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
     ("sqlite", "postgres", "postgresql", "pgsql"),
 )
+# DB_CONN_MAX_AGE keeps a connection per web worker thread across requests: on PostgreSQL by
+# default, where a new connection per request costs more than the live board's whole poll
+# (bench/bench_poll.py: 1.9 ms of the worker's CPU against 0.2 ms, and a new backend process
+# on the server). Not on SQLite by default: opening the file is cheap, and a kept
+# connection would go on reading a database file that a restore has replaced.
 DATABASES = {
-    # DB_CONN_MAX_AGE > 0 keeps a connection per web worker across requests (docker-compose
-    # sets 60): a new PostgreSQL connection per request costs more than the live board's poll.
     "default": dj_database_url.parse(
         DATABASE_URL,
-        conn_max_age=env_int("DB_CONN_MAX_AGE", 0, minimum=0),
+        conn_max_age=env_int(
+            "DB_CONN_MAX_AGE", 0 if DATABASE_URL.startswith("sqlite") else 60, minimum=0
+        ),
         conn_health_checks=True,
     )
 }

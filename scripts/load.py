@@ -192,10 +192,9 @@ def _hints(group_ids: list[int]) -> str:
     )
     took = ""
     if waits:
-        took = (
-            f"; asked → done p50 {waits[len(waits) // 2]:.1f} s, "
-            f"p95 {waits[max(0, int(len(waits) * 0.95) - 1)]:.1f} s"
-        )
+        from bench.stats import summary
+
+        took = f"; asked → done {summary(waits, unit='s')}"
     return f"hints asked {sum(statuses.values())}: {dict(statuses)}{took}"
 
 

@@ -91,7 +91,7 @@ class Phone(HttpUser):
         with self.client.get(
             f"/groups/{self.group_id}/live/", headers=headers, name="live poll", catch_response=True
         ) as response:
-            if response.status_code == 204:
+            if response.status_code == 304:
                 response.success()
                 return
             if response.status_code != 200:

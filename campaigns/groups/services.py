@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from campaigns import live
 from campaigns.definitions.services import known_clock
 from campaigns.errors import CampaignError
 from campaigns.models import (
@@ -72,6 +73,7 @@ def _create_campaign(
     group: Group, kind: str, start_chapter: int, passed: Iterable[str] = ()
 ) -> Campaign:
     campaign = Campaign.objects.create(group=group, kind=kind)
+    live.changed(group.pk)
     also_passed = set(passed)
     ClockProgress.objects.bulk_create(
         ClockProgress(
@@ -171,6 +173,7 @@ def fill_in_session(
             session.notes = notes
             session.save(update_fields=["notes"])
         session.players.set(players)
+        live.changed(campaign.group_id)  # the board says who is at the table
     return session
 
 
@@ -183,6 +186,7 @@ def edit_session(session: Session, date: Any, players: Sequence[Player], notes: 
         session.notes = notes
         session.save(update_fields=["date", "notes"])
         session.players.set(players)
+        live.changed(session.campaign.group_id)
     return session
 
 
@@ -222,6 +226,7 @@ def add_player(group: Group, name: object) -> Player:
                     _("A group lists at most %(max)d players.") % {"max": MAX_PLAYERS_LISTED},
                     "name",
                 )
+            live.changed(group.pk)  # the board's form offers the players as openers
             return Player.objects.create(group=group, name=name)
     except IntegrityError:
         raise CampaignError(_("This player is already listed."), "name") from None
@@ -233,6 +238,7 @@ def rename_player(player: Player, name: object) -> Player:
     try:
         with transaction.atomic():
             Player.objects.filter(pk=player.pk).update(name=new_name)
+            live.changed(player.group_id)
     except IntegrityError:
         raise CampaignError(_("This player is already listed."), "name") from None
     player.name = new_name
@@ -248,6 +254,7 @@ def remove_player(player: Player) -> None:
             "player",
         )
     player.delete()
+    live.changed(player.group_id)
 
 
 # --- members ------------------------------------------------------------------------------

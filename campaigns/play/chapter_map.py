@@ -7,9 +7,13 @@ so nothing is spoiled). The Rebirth envelope sits at the end, locked or open.
 
 from __future__ import annotations
 
+import hashlib
+
+from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from campaigns.play.state import CampaignState, Status
@@ -20,6 +24,8 @@ LEFT = 22
 TOP = 24
 # What a clock's circle shows instead of its number.
 MARKS = {"passed": "✓", "sleeve": "↩", "retrying": "✗", "next": "▶"}
+# A drawing is kept for the minutes in which the table's phones fetch the changed board.
+DRAWING_TIMEOUT = 10 * 60
 
 
 def clock_state(state: CampaignState, clock_id: str) -> str:
@@ -44,6 +50,27 @@ def state_labels() -> dict[str, str]:
         "upcoming": _("upcoming"),
         "locked": _("chapter not opened yet"),
     }
+
+
+def drawn_chapter_map(state: CampaignState, group_id: int) -> SafeString:
+    """``chapter_map``, drawn once per state and language for the phones at a table: the
+    drawing is the largest template of the board, and after a change every phone fetches
+    the board. The key holds everything the drawing shows (each clock's status, attempts
+    and retry, the next clock, the campaign's kind), so it can never be stale, and the same
+    for every member."""
+    shown = (
+        group_id,
+        get_language(),
+        state.campaign.kind,
+        state.next_clock,
+        [(r.clock_id, r.status, r.attempts, r.retrying) for r in state.rows],
+    )
+    key = "live:map:" + hashlib.sha256(repr(shown).encode()).hexdigest()
+    drawing = cache.get(key)
+    if drawing is None:
+        drawing = chapter_map(state, group_id)
+        cache.set(key, str(drawing), DRAWING_TIMEOUT)
+    return mark_safe(drawing)  # chapter_map's own drawing, which escapes every label
 
 
 def chapter_map(state: CampaignState, group_id: int) -> SafeString:

@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from campaigns import winnable
+from campaigns import live, winnable
 from campaigns.definitions.played import played_definition
 from campaigns.definitions.services import known_clock
 from campaigns.errors import CampaignError, error_text, signed_in
@@ -164,6 +164,9 @@ def _attempt_record(attempt: Attempt) -> dict[str, Any]:
 def _event(
     campaign: Campaign, kind: str, clock_id: str, before: dict[str, Any], user: Any, key: str
 ) -> Event:
+    """Record one change of the campaign: the only place the state machine writes an event,
+    so the only place it tells the other phones at the table (``live.changed``)."""
+    live.changed(campaign.group_id)
     return Event.objects.create(
         campaign=campaign,
         kind=kind,

@@ -13,7 +13,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotModified,
+    JsonResponse,
+)
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -22,6 +28,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import trigger_client_event
 
+from campaigns import live as live_board
 from campaigns import winnable
 from campaigns.access import get_group_for_user, live_version
 from campaigns.definitions import community
@@ -33,7 +40,7 @@ from campaigns.forms import AttemptForm, LayoutCheckForm, add_service_error
 from campaigns.models import Event, Group, Membership
 from campaigns.play import redo as play_redo
 from campaigns.play import services as play_services
-from campaigns.play.chapter_map import chapter_map, state_labels
+from campaigns.play.chapter_map import drawn_chapter_map, state_labels
 from campaigns.play.services import StaleWrite, last_undoable, record_attempt, retrieve
 from campaigns.play.state import campaign_state, campaign_version
 from config.http import AuthenticatedHttpRequest, invite_address
@@ -78,6 +85,8 @@ def _pending_board(group: Group, state: Any) -> dict[str, Any]:
 def _board_context(
     group: Group, membership: Membership, form: AttemptForm | None = None, verdict: Any = None
 ) -> dict[str, Any]:
+    # First, before any row of the board: see live.board_version.
+    live_version = live_board.board_version(group.pk)
     campaign = group.current_campaign()
     state = campaign_state(campaign)
     context: dict[str, Any] = {
@@ -85,7 +94,7 @@ def _board_context(
         "membership": membership,
         "campaign": campaign,
         "state": state,
-        "map": chapter_map(state, group.pk),
+        "map": drawn_chapter_map(state, group.pk),
         "labels": state_labels(),
         "verdict": verdict,
     }
@@ -133,7 +142,7 @@ def _board_context(
     context["redoable"] = play_redo.last_redoable(campaign)
     # What the forms were drawn from (the stale-write guard) and what the live board polls.
     context["version"] = campaign_version(campaign)
-    context["live_version"] = f"{campaign.pk}-{context['version']}"
+    context["live_version"] = live_version
     return context
 
 
@@ -192,14 +201,16 @@ def group_page(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse
 @require_GET
 def live(request: HttpRequest, group_id: int) -> HttpResponse:
     """Has the board changed? Phones poll this every few seconds with the version they show
-    (``If-None-Match``): 204 while it is the same, else 200 with the new version. Two queries
-    (``access.live_version``); outsiders and signed-out phones get 404."""
+    (``If-None-Match``): 304 while it is the same, else 200 with the new version. No
+    template, and the version from the cache (``access.live_version``); outsiders and
+    signed-out phones get 404, whatever version they send."""
     version = live_version(request, group_id)
     if version is None:
         raise Http404
     etag = f'"{version}"'
+    response: HttpResponse
     if etag in request.headers.get("If-None-Match", ""):
-        response = HttpResponse(status=204)
+        response = HttpResponseNotModified()
     else:
         response = JsonResponse({"version": version})
     response["ETag"] = etag

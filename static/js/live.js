@@ -1,8 +1,9 @@
 // The live board: several phones on one group see each other's records without a reload.
 //
-// An element with data-live-url and data-live-version (the campaign's version: the id of
-// its last event) is polled every few seconds with If-None-Match. The server answers 204
-// while nothing changed; when something did, the board is fetched again through htmx
+// An element with data-live-url and data-live-version (the board's version, a token the
+// server changes with every change of the board) is polled every few seconds with
+// If-None-Match. The server answers 304 while nothing changed (fetch hands a 304 to the
+// script when the script set If-None-Match itself); when something did, the board is fetched again through htmx
 // (data-live-board names the partial's URL) and swapped in. Polling slows down while the
 // tab is hidden and polls at once when it comes back. A person typing in the board's form
 // is not interrupted: the page says the board changed and refreshes when they tap.
@@ -66,7 +67,7 @@
           if (String(data.version) !== el.dataset.liveVersion) changed(el);
         });
       }
-      // 204 (nothing new), 304, or an error: try again at the next tick.
+      // 304 (nothing new) or an error: try again at the next tick.
     }).catch(function () {
       // Offline or the server is restarting: keep the board as it is.
     }).then(function () {

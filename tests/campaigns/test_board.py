@@ -1,11 +1,14 @@
-"""campaigns.play.chapter_map: the chapter map, drawn through its template."""
+"""campaigns.play.chapter_map: the chapter map, drawn through its template, once per change
+for the phones at a table."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 import pytest
+from django.test import Client
 from django.utils import translation
 
 from campaigns.models import Attempt, Campaign, Group
@@ -61,3 +64,34 @@ def test_labels_are_escaped(
     )
     svg = chapter_map(campaign_state(campaign), group.pk)
     assert "<title>1-1: &lt;b&gt;&amp;&lt;/b&gt;</title>" in svg and "<b>" not in svg
+
+
+def test_the_phones_at_a_table_share_one_drawing_of_a_board(
+    group: Group, campaign: Campaign, as_role: Callable[[str], Client]
+) -> None:
+    first = as_role("member").get(f"/groups/{group.pk}/", headers={"hx-request": "true"})
+    second = as_role("viewer").get(f"/groups/{group.pk}/", headers={"hx-request": "true"})
+    drawn = "campaigns/chapter_map.svg"
+    assert drawn in [t.name for t in first.templates]
+    assert drawn not in [t.name for t in second.templates]
+    assert _map(first) == _map(second)
+
+
+def test_a_changed_board_is_drawn_again(
+    group: Group,
+    campaign: Campaign,
+    as_role: Callable[[str], Client],
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
+    phone = as_role("viewer")
+    assert "map-clock retrying" not in _map(phone.get(f"/groups/{group.pk}/"))
+    with django_capture_on_commit_callbacks(execute=True):
+        as_role("member").post(
+            f"/groups/{group.pk}/record/", {"clock": "1-1", "players": "3", "action": "failed"}
+        )
+    assert "map-clock retrying" in _map(phone.get(f"/groups/{group.pk}/"))
+
+
+def _map(response: Any) -> str:
+    page = response.content.decode()
+    return page[page.index("<svg") : page.index("</svg>")]

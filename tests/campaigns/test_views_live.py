@@ -1,10 +1,9 @@
-"""Several phones on one group: the live board's poll, the stale-write guard on the pages,
-and table mode."""
+"""Several phones on one group: the stale-write guard on the pages, and table mode (the live
+board's poll: test_live.py)."""
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -13,101 +12,13 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from campaigns.definitions.services import transcribe
-from campaigns.groups.services import new_campaign
 from campaigns.models import Attempt, Campaign, Group
-from campaigns.play import services as play_services
 from campaigns.play.services import record_attempt, retrieve, skip
 from campaigns.play.state import campaign_state, campaign_version
 from rules.catalogue import get_clock
 from solver.models import HintRequest
 
 pytestmark = pytest.mark.django_db
-
-
-def _live(group: Group) -> str:
-    return f"/groups/{group.pk}/live/"
-
-
-def _board_version(client: Client, group: Group) -> str:
-    page = client.get(f"/groups/{group.pk}/").content.decode()
-    match = re.search(r'data-live-version="([0-9-]+)"', page)
-    assert match
-    return match[1]
-
-
-# --- the poll ------------------------------------------------------------------------------
-
-
-def test_the_poll_answers_the_version_then_204_while_nothing_changed(
-    group: Group, as_role: Callable[[str], Client]
-) -> None:
-    phone = as_role("member")
-    r = phone.get(_live(group))
-    assert r.status_code == 200
-    version = r.json()["version"]
-    assert r["ETag"] == f'"{version}"'
-    assert version == _board_version(phone, group)
-    again = phone.get(_live(group), headers={"if-none-match": r["ETag"]})
-    assert again.status_code == 204
-    assert again["ETag"] == r["ETag"]
-
-
-def test_the_poll_sees_another_phones_record_and_undo(
-    group: Group, campaign: Campaign, alice: User, as_role: Callable[[str], Client]
-) -> None:
-    phone = as_role("viewer")
-    etag = phone.get(_live(group))["ETag"]
-    record_attempt(campaign, alice, "1-1", "failed", 3)
-    r = phone.get(_live(group), headers={"if-none-match": etag})
-    assert r.status_code == 200
-    etag = r["ETag"]
-    play_services.undo(campaign, alice)
-    r = phone.get(_live(group), headers={"if-none-match": etag})
-    assert r.status_code == 200
-
-
-def test_the_poll_sees_a_new_campaign(group: Group, as_role: Callable[[str], Client]) -> None:
-    phone = as_role("member")
-    etag = phone.get(_live(group))["ETag"]
-    new_campaign(group)
-    assert phone.get(_live(group), headers={"if-none-match": etag}).status_code == 200
-
-
-def test_the_poll_makes_at_most_two_queries(
-    group: Group,
-    campaign: Campaign,
-    play: Callable[..., Attempt],
-    as_role: Callable[[str], Client],
-    django_assert_max_num_queries: Any,
-) -> None:
-    for outcome in ["failed", "failed", "passed", "passed"]:
-        play(campaign, outcome)
-    phone = as_role("member")
-    etag = phone.get(_live(group))["ETag"]
-    with django_assert_max_num_queries(2):
-        assert phone.get(_live(group), headers={"if-none-match": etag}).status_code == 204
-
-
-@pytest.mark.parametrize("role", ["outsider", None])
-def test_outsiders_and_signed_out_phones_get_404_from_the_poll(
-    group: Group, as_role: Callable[[str], Client], role: str | None
-) -> None:
-    phone = as_role(role) if role else Client()
-    assert phone.get(_live(group)).status_code == 404
-
-
-def test_a_phone_whose_password_changed_elsewhere_gets_404_from_the_poll(
-    group: Group, bob: User, as_role: Callable[[str], Client]
-) -> None:
-    phone = as_role("member")
-    assert phone.get(_live(group)).status_code == 200
-    bob.set_password("a-new-secret-77")
-    bob.save()
-    assert phone.get(_live(group)).status_code == 404
-
-
-def test_the_poll_refuses_writes(group: Group, as_role: Callable[[str], Client]) -> None:
-    assert as_role("member").post(_live(group)).status_code == 405
 
 
 # --- the stale-write guard on the pages ------------------------------------------------------

@@ -55,3 +55,18 @@ def test_an_unknown_database_scheme_is_refused() -> None:
     result = run_manage({"DATABASE_URL": "mysql://root@localhost/x"}, "check")
     assert result.returncode != 0
     assert "DATABASE_URL must start with one of" in result.stderr
+
+
+def _conn_max_age(env: dict[str, str]) -> str:
+    code = "from django.conf import settings; print(settings.DATABASES['default']['CONN_MAX_AGE'])"
+    result = run_manage(env, "shell", "-c", code)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()[-1]  # after the shell's own lines
+
+
+def test_a_postgresql_connection_is_kept_across_requests_by_default() -> None:
+    assert _conn_max_age({"DATABASE_URL": "postgres://u@127.0.0.1:5432/x"}) == "60"
+
+
+def test_a_sqlite_connection_is_opened_per_request_by_default() -> None:
+    assert _conn_max_age({"DATABASE_URL": "sqlite:////tmp/timekeeper-settings.sqlite3"}) == "0"
