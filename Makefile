@@ -63,6 +63,7 @@ messages: install
 	$(BIN)/python scripts/sync_messages.py
 
 bench: install
+	$(BIN)/python -m bench.bench_compile
 	$(BIN)/python -m bench.bench_solver
 	$(BIN)/python -m bench.bench_panel
 	$(BIN)/python -m bench.bench_panel --exact
