@@ -80,9 +80,9 @@ def test_a_hint_after_the_warm_up_needs_no_kernel_it_did_not_load() -> None:
     # The kernels the hint job calls from Python were loaded by the warm-up…
     for name in (
         "agents_fast.play_many",
-        "compiled_kernel.decide_value_sets",
-        "compiled_kernel.colour_multisets",
-        "compiled_kernel.decide_many",
+        "compiled_kernel._value_set_rows",
+        "compiled_kernel._multiset_rows",
+        "compiled_kernel._decide_rows",
         "compiled_kernel.decide",
         "compiled_kernel.choice",
     ):
