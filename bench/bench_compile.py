@@ -112,7 +112,7 @@ def _run(args: list[str], cache: str) -> tuple[subprocess.CompletedProcess[str],
     env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
     cpu, wall = _children_cpu(), time.perf_counter()
     done = subprocess.run(
-        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=3600
     )
     return done, time.perf_counter() - wall, _children_cpu() - cpu
 
