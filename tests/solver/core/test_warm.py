@@ -79,12 +79,12 @@ def test_a_hint_after_the_warm_up_needs_no_kernel_it_did_not_load() -> None:
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     # The kernels the hint job calls from Python were loaded by the warm-up…
     for name in (
-        "agents_fast.play_many",
-        "compiled_kernel._value_set_rows",
-        "compiled_kernel._multiset_rows",
-        "compiled_kernel._decide_rows",
-        "compiled_kernel.decide",
-        "compiled_kernel.choice",
+        "table.agents_fast.play_many",
+        "oracle.compiled_kernel._value_set_rows",
+        "oracle.compiled_kernel._multiset_rows",
+        "oracle.compiled_kernel._decide_rows",
+        "oracle.compiled_kernel.decide",
+        "oracle.compiled_kernel.choice",
     ):
         assert seen["warm"][f"solver.core.{name}"], f"{name} was not loaded by the warm-up"
     # …with the argument types the hint uses: two hints (exact and sampled odds, two table
