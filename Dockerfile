@@ -1,7 +1,7 @@
 # Production image: gunicorn for the web, the same image runs the Celery worker.
 FROM python:3.12-slim-bookworm
 # numba caches compiled solver kernels on disk; /app is read-only for the app user, so the
-# cache lives under the writable var dir (else every process recompiles, ~40 s of CPU).
+# cache lives under the writable var dir (else every process compiles the kernels again).
 # The build fills it (python -m solver.core.warm) and the worker loads it before it forks
 # its pool. numba keys its cache by CPU model: on a host whose CPU differs from the build
 # machine's, each new container compiles once, as its worker starts.

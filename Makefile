@@ -4,12 +4,19 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
+# The solver's numba kernels, built at install, not during the first evening: compiled once
+# into numba's cache (__pycache__ beside each kernel's source, numba's default), which every
+# process of this checkout then loads — make run, make serve, the worker, the commands and
+# the tests — with no setting to forget. (The Docker image sets NUMBA_CACHE_DIR: /app is
+# read-only there.) Rebuilt when the solver's core changes; the stamp lives in the cache's
+# own directory, so clearing the caches clears it too.
+KERNELS := solver/core/__pycache__/kernels.warm
 
 .PHONY: install run serve test test-fast lint format messages clean bench load lock backup restore
 
 MO := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 
-install: $(STAMP) $(MO)
+install: $(STAMP) $(MO) $(KERNELS)
 
 # Compiled translations are not committed; rebuilt whenever a .po file changes.
 %.mo: %.po $(STAMP)
@@ -21,6 +28,10 @@ $(STAMP): requirements.lock pyproject.toml
 	  if [ ! -x $(BIN)/python ]; then echo "Creating $(VENV) with $$py"; "$$py" -m venv $(VENV); fi
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	@touch $(STAMP)
+
+$(KERNELS): $(STAMP) $(wildcard solver/core/*.py solver/core/*/*.py)
+	$(BIN)/python -m solver.core.warm
+	@mkdir -p $(dir $(KERNELS)) && touch $(KERNELS)
 
 run: install
 	PORT=$(PORT) $(BIN)/python scripts/run.py
@@ -70,6 +81,7 @@ messages: install
 	$(BIN)/python scripts/sync_messages.py
 
 bench: install
+	$(BIN)/python -m bench.bench_compile
 	$(BIN)/python -m bench.bench_solver
 	$(BIN)/python -m bench.bench_panel
 	$(BIN)/python -m bench.bench_panel --exact

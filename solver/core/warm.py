@@ -1,14 +1,15 @@
 """Warm-up: have every numba kernel of the solver ready before the first job needs it.
 
 The kernels are compiled with ``cache=True``: the first process on a machine compiles them
-(about half a minute of CPU) and writes the machine code to numba's cache directory
-(``__pycache__`` beside the sources, or ``NUMBA_CACHE_DIR``); every later process loads it
-from there (a fraction of a second per kernel) — but only when it first calls the kernel,
-with the argument types of that call. :func:`warm_up` makes those first calls, through the
-same public functions the hint job uses and with the same argument types, on tiny inputs:
+and writes the machine code to numba's cache directory (``__pycache__`` beside the sources,
+or ``NUMBA_CACHE_DIR``); every later process loads it from there (a fraction of a second per
+kernel) — but only when it first calls the kernel, with the argument types of that call.
+:func:`warm_up` makes those first calls, through the same public functions the hint job uses
+and with the same argument types, on tiny inputs:
 
-* ``python -m solver.core.warm`` compiles (or checks) the cache ahead of time — ``make run``
-  does it before starting the worker, the Docker image while it is built;
+* ``python -m solver.core.warm`` compiles (or checks) the cache ahead of time: ``make
+  install`` runs it (so ``make run``, ``make serve`` and their worker only load), the Docker
+  image while it is built; ``python -m bench.bench_compile`` measures both;
 * the Celery worker calls :func:`warm_up` once before it forks its pool processes
   (``solver.tasks``), so every pool process — also one started later to replace a lost
   one — inherits the kernels loaded and its first hint loads nothing.
@@ -102,8 +103,7 @@ def use_fork_safe_threads() -> bool:
 
 def main() -> int:
     print(
-        "Loading the solver's kernels (the first time, numba compiles them: about half a "
-        "minute of CPU)",
+        "Loading the solver's kernels (the first time, numba compiles them: seconds of CPU)",
         file=sys.stderr,
         flush=True,
     )

@@ -23,9 +23,14 @@ deals. Every function is iterative: numba's on-disk cache cannot reload recursiv
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numba
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
+from numba import njit
 
 from solver.core.oracle.compiled import (
     CNT_MAX,
@@ -59,6 +64,12 @@ if (
 # Work arrays per thread: stamps (SEGMENTS, 4096) and failure bit sets (SEGMENTS, 4096, 2).
 MEMO_STATES = 1 << 12
 MAX_CARDS = 12
+# A constant passed to another kernel is typed as that literal value (Literal[int](0)),
+# and so is a variable while numba has only seen its first value: each compiles the callee
+# once more, for that value. Arguments go through these (int64, bool) to compile one
+# signature per kernel.
+_INT = np.int64
+_BOOL = np.bool_
 
 
 def _layout(sizes: list[tuple[str, int]]) -> dict[str, int]:
@@ -110,6 +121,27 @@ _FRAME = _OFF["frame"]
 _TOP_SUN, _TOP_MOON = _OFF["top_sun"], _OFF["top_moon"]
 _COLOURS, _RANK, _NEED_AT = _OFF["colours"], _OFF["rank"], _OFF["need_at"]
 SCRATCH = _OFF["SCRATCH"]  # s[SCRATCH] is the memo stamp counter
+
+
+IntArray = npt.NDArray[np.int64]
+
+
+def _on_threads(chunk: Callable[[int], None], chunks: int) -> None:
+    """``chunk(c)`` for c in 0..chunks−1, on up to ``numba.get_num_threads()`` threads.
+
+    The chunk kernels release the GIL (``nogil``), so the threads run them on all cores. A
+    kernel with ``parallel=True`` would do the same, but numba compiles such a kernel a
+    second time, whole (callees included), as its parallel loop's body: that doubled the
+    oracle's compile time. A thread pool per call, so that a forked process inherits none.
+    """
+    threads = min(chunks, int(numba.get_num_threads()))
+    if threads <= 1:
+        for c in range(chunks):
+            chunk(c)
+        return
+    with ThreadPoolExecutor(threads, thread_name_prefix="oracle") as pool:
+        for _ in pool.map(chunk, range(chunks)):
+            pass  # re-raises a chunk's error
 
 
 def new_memo() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
@@ -457,9 +489,9 @@ def _search(n, pos, s, need_at, need_a, need_b, mstamp, mbits, stamp):
     success. Iterative on purpose: numba's on-disk cache cannot reload recursive functions."""
     full = (1 << n) - 1
     last_k = SEGMENTS - 1
-    if not _open(0, full, 0, n, pos, s, mstamp, mbits, stamp):
+    k = _INT(0)
+    if not _open(k, full, k, n, pos, s, mstamp, mbits, stamp):
         return False
-    k = 0
     while k >= 0:
         f = _FRAME + 12 * k
         if not _next(k, pos, s, need_at, need_a, need_b):
@@ -569,18 +601,34 @@ def decide_many_serial(values, colours, n, hands, pos, glob, out):
         out[i] = decide(values[i], colours[i], n, hands[i], pos, glob, mstamp, mbits, s) >= 0
 
 
-@njit(cache=True, parallel=True)
-def decide_many(values, colours, n, hands, pos, glob, out, chunks):
+def decide_many(
+    values: IntArray,
+    colours: IntArray,
+    n: int,
+    hands: IntArray,
+    pos: IntArray,
+    glob: IntArray,
+    out: npt.NDArray[np.uint8],
+    chunks: int,
+) -> None:
     """:func:`decide_many_serial` split into ``chunks`` pieces run on all cores."""
     rows = values.shape[0]
-    for c in prange(chunks):
-        lo = rows * c // chunks
-        hi = rows * (c + 1) // chunks
-        mstamp = np.zeros((SEGMENTS, MEMO_STATES), dtype=np.int64)
-        mbits = np.zeros((SEGMENTS, MEMO_STATES, 2), dtype=np.uint64)
-        s = np.zeros(SCRATCH + 1, dtype=np.int64)
-        for i in range(lo, hi):
-            out[i] = decide(values[i], colours[i], n, hands[i], pos, glob, mstamp, mbits, s) >= 0
+
+    def chunk(c: int) -> None:
+        lo, hi = rows * c // chunks, rows * (c + 1) // chunks
+        _decide_rows(values, colours, n, hands, pos, glob, out, lo, hi)
+
+    _on_threads(chunk, chunks)
+
+
+@njit(cache=True, nogil=True)
+def _decide_rows(values, colours, n, hands, pos, glob, out, lo, hi):
+    """Rows ``lo``..``hi`` of :func:`decide_many`."""
+    mstamp = np.zeros((SEGMENTS, MEMO_STATES), dtype=np.int64)
+    mbits = np.zeros((SEGMENTS, MEMO_STATES, 2), dtype=np.uint64)
+    s = np.zeros(SCRATCH + 1, dtype=np.int64)
+    for i in range(lo, hi):
+        out[i] = decide(values[i], colours[i], n, hands[i], pos, glob, mstamp, mbits, s) >= 0
 
 
 @njit(cache=True)
@@ -633,20 +681,26 @@ def _layout_holds(witness, n, pos, s):
     need_at[0] = -1
     need_at[1] = -1
     used = 0
-    last = 0
+    last = _INT(0)
     for k in range(SEGMENTS):
         sub = witness[k]
         if sub & used or sub & ~s[_ALLOWED + k]:
             return False
-        if not _segment_ok(k, sub, last, pos, s, need_at, 0, 0):
+        if not _segment_ok(k, sub, last, pos, s, need_at, _INT(0), _INT(0)):
             return False
         used |= sub
         last = _sum(s, sub)
     return used == (1 << n) - 1
 
 
-@njit(cache=True, parallel=True)
-def decide_value_sets(sun_masks, moon_masks, pos, glob, out, chunks):
+def decide_value_sets(
+    sun_masks: IntArray,
+    moon_masks: IntArray,
+    pos: IntArray,
+    glob: IntArray,
+    out: npt.NDArray[np.uint8],
+    chunks: int,
+) -> None:
     """Decide every value set ``(sun_masks[r], moon_masks[r])``; 1 in ``out[r]`` = passable.
 
     Only for clocks without seat rules: the hands passed to :func:`decide` are empty.
@@ -655,46 +709,54 @@ def decide_value_sets(sun_masks, moon_masks, pos, glob, out, chunks):
     sets that differ little (only colours, or one value) usually keep it: sort them so.
     """
     rows = sun_masks.shape[0]
-    for c in prange(chunks):
-        lo = rows * c // chunks
-        hi = rows * (c + 1) // chunks
-        mstamp = np.zeros((SEGMENTS, MEMO_STATES), dtype=np.int64)
-        mbits = np.zeros((SEGMENTS, MEMO_STATES, 2), dtype=np.uint64)
-        s = np.zeros(SCRATCH + 1, dtype=np.int64)
-        values = np.zeros(MAX_CARDS, dtype=np.int64)
-        colours = np.zeros(MAX_CARDS, dtype=np.int64)
-        hands = np.zeros(1, dtype=np.int64)
-        witness = np.zeros(SEGMENTS, dtype=np.int64)
-        witness_values = -1  # the values (as a multiset key) the witness was found for
-        for r in range(lo, hi):
-            if glob[IMPOSSIBLE]:
-                out[r] = 0
-                continue
-            n = _cards_of(sun_masks[r], moon_masks[r], values, colours)
-            key = ((sun_masks[r] & moon_masks[r]) << 13) | (sun_masks[r] ^ moon_masks[r])
-            if key == witness_values:
-                # Same values in the same order, only colours moved: the sums still hold,
-                # so only the colour counts need checking.
-                suns = 0
-                for j in range(n):
-                    if colours[j] == 0:
-                        suns |= 1 << j
-                if _colours_hold(witness, suns, pos):
-                    out[r] = 1
-                    continue
-            # _cards_of gives the cards in ascending value: loading keeps their order, so a
-            # witness's ranks are the same cards' places from one value set to the next.
-            _load(values[:n], colours[:n], n, pos, s)
-            if witness_values >= 0 and key != witness_values and _layout_holds(witness, n, pos, s):
+
+    def chunk(c: int) -> None:
+        lo, hi = rows * c // chunks, rows * (c + 1) // chunks
+        _value_set_rows(sun_masks, moon_masks, pos, glob, out, lo, hi)
+
+    _on_threads(chunk, chunks)
+
+
+@njit(cache=True, nogil=True)
+def _value_set_rows(sun_masks, moon_masks, pos, glob, out, lo, hi):
+    """Rows ``lo``..``hi`` of :func:`decide_value_sets`."""
+    mstamp = np.zeros((SEGMENTS, MEMO_STATES), dtype=np.int64)
+    mbits = np.zeros((SEGMENTS, MEMO_STATES, 2), dtype=np.uint64)
+    s = np.zeros(SCRATCH + 1, dtype=np.int64)
+    values = np.zeros(MAX_CARDS, dtype=np.int64)
+    colours = np.zeros(MAX_CARDS, dtype=np.int64)
+    hands = np.zeros(1, dtype=np.int64)
+    witness = np.zeros(SEGMENTS, dtype=np.int64)
+    witness_values = -1  # the values (as a multiset key) the witness was found for
+    for r in range(lo, hi):
+        if glob[IMPOSSIBLE]:
+            out[r] = 0
+            continue
+        n = _cards_of(sun_masks[r], moon_masks[r], values, colours)
+        key = ((sun_masks[r] & moon_masks[r]) << 13) | (sun_masks[r] ^ moon_masks[r])
+        if key == witness_values:
+            # Same values in the same order, only colours moved: the sums still hold,
+            # so only the colour counts need checking.
+            suns = _INT(0)
+            for j in range(n):
+                if colours[j] == 0:
+                    suns |= 1 << j
+            if _colours_hold(witness, suns, pos):
                 out[r] = 1
-                witness_values = key  # it lays out these values too
                 continue
-            passable = _decide_loaded(n, hands, pos, glob, mstamp, mbits, s) >= 0
-            out[r] = passable
-            if passable:
-                for k in range(SEGMENTS):
-                    witness[k] = s[_CHOICE + k]
-                witness_values = key
+        # _cards_of gives the cards in ascending value: loading keeps their order, so a
+        # witness's ranks are the same cards' places from one value set to the next.
+        _load(values[:n], colours[:n], n, pos, s)
+        if witness_values >= 0 and key != witness_values and _layout_holds(witness, n, pos, s):
+            out[r] = 1
+            witness_values = key  # it lays out these values too
+            continue
+        passable = _decide_loaded(n, hands, pos, glob, mstamp, mbits, s) >= 0
+        out[r] = passable
+        if passable:
+            for k in range(SEGMENTS):
+                witness[k] = s[_CHOICE + k]
+            witness_values = key
 
 
 # ------------------------------------------------------------------ colour rules by multiset
@@ -949,15 +1011,15 @@ def _move_pins(
                 and _recorded(records, r, x) == 0
             ):
                 xs, allowed = _suns_allowed(x, n, single, colours, pos, kc)
-                if allowed and _cover(xs, allowed, t_masks, t_lo, t_hi, covered, False):
+                if allowed and _cover(xs, allowed, t_masks, t_lo, t_hi, covered, _BOOL(False)):
                     if _swap_holds(x, kc, pool, pooled, trial, n, relaxed, s):
                         stats[1] += 1
-                        _remember(records, r, x, True)
+                        _remember(records, r, x, _BOOL(True))
                         if pooled < POOL:
                             for k in range(SEGMENTS):
                                 pool[pooled, k] = trial[k]
                             pooled += 1
-                        done += _cover(xs, allowed, t_masks, t_lo, t_hi, covered, True)
+                        done += _cover(xs, allowed, t_masks, t_lo, t_hi, covered, _BOOL(True))
                         if done == want:
                             return done, pooled, waiting
                     else:
@@ -985,7 +1047,7 @@ def _search_pins(
         x, xs, allowed = pending[i, 0], pending[i, 1], pending[i, 2]
         if not few <= _popcount(xs) <= many:
             continue
-        if not _cover(xs, allowed, t_masks, t_lo, t_hi, covered, False):
+        if not _cover(xs, allowed, t_masks, t_lo, t_hi, covered, _BOOL(False)):
             continue
         if not loaded:
             _load(values[:n], colours[:n], n, relaxed, s)
@@ -1008,7 +1070,7 @@ def _search_pins(
                 for k in range(SEGMENTS):
                     pool[pooled, k] = layout[k]
                 pooled += 1
-            done += _cover(xs, allowed, t_masks, t_lo, t_hi, covered, True)
+            done += _cover(xs, allowed, t_masks, t_lo, t_hi, covered, _BOOL(True))
             if done == want:
                 break
     if not loaded:
@@ -1037,7 +1099,7 @@ def _colour_multiset(
         rec = records[r, q]
         if rec & _REC_USED and rec & _REC_PASSES:
             xs, allowed = _suns_allowed(rec & _REC_CARDS, n, single, colours, pos, kc)
-            done += _cover(xs, allowed, t_masks, t_lo, t_hi, covered, True)
+            done += _cover(xs, allowed, t_masks, t_lo, t_hi, covered, _BOOL(True))
     if done == want:
         return done
     _load(values[:n], colours[:n], n, relaxed, s)
@@ -1054,16 +1116,16 @@ def _colour_multiset(
     status[r] = 1
     for k in range(SEGMENTS):
         layouts[r, k] = witness[k]
-    pooled = 1
+    pooled = _INT(1)
     for k in range(SEGMENTS):
         pool[0, k] = witness[k]
     # The layout's cards on kc, canonically (a doubled value's Moon card only with its Sun
     # card: which of the two lies there is free).
     x0 = _canonical(witness[kc], n, single, colours)
     if _recorded(records, r, x0) == 0:
-        _remember(records, r, x0, True)
+        _remember(records, r, x0, _BOOL(True))
         xs, allowed = _suns_allowed(x0, n, single, colours, pos, kc)
-        done += _cover(xs, allowed, t_masks, t_lo, t_hi, covered, True)
+        done += _cover(xs, allowed, t_masks, t_lo, t_hi, covered, _BOOL(True))
         if done == want:
             return done
     # Cheap moves first, then searches: pins with fewer singles first, as they leave the
@@ -1083,11 +1145,12 @@ def _colour_multiset(
     return done
 
 
-@njit(cache=True, parallel=True)
 def colour_multisets(
-    sun_masks, moon_masks, suns, kc, pos, relaxed, glob, t_masks, t_start, status, records,
-    layouts, out, stats, chunks,
-):  # fmt: skip
+    sun_masks: IntArray, moon_masks: IntArray, suns: int, kc: int, pos: IntArray,
+    relaxed: IntArray, glob: IntArray, t_masks: IntArray, t_start: IntArray,
+    status: npt.NDArray[Any], records: npt.NDArray[Any], layouts: npt.NDArray[Any],
+    out: IntArray, stats: IntArray, chunks: int,
+) -> None:  # fmt: skip
     """For each multiset r, how many of its value sets with ``suns`` Suns pass a clock whose
     colour rules are all on reading position ``kc`` (``relaxed``: the clock without them).
 
@@ -1099,28 +1162,42 @@ def colour_multisets(
     many of them passed. Only for clocks without seat rules.
     """
     rows = sun_masks.shape[0]
-    for c in prange(chunks):
-        lo = rows * c // chunks
-        hi = rows * (c + 1) // chunks
-        mstamp = np.zeros((SEGMENTS, MEMO_STATES), dtype=np.int64)
-        mbits = np.zeros((SEGMENTS, MEMO_STATES, 2), dtype=np.uint64)
-        s = np.zeros(SCRATCH + 1, dtype=np.int64)
-        values = np.zeros(MAX_CARDS, dtype=np.int64)
-        single = np.zeros(MAX_CARDS, dtype=np.int64)
-        colours = np.zeros(MAX_CARDS, dtype=np.int64)
-        hands = np.zeros(1, dtype=np.int64)
-        witness = np.zeros(SEGMENTS, dtype=np.int64)
-        covered = np.zeros(1024, dtype=np.uint8)
-        pool = np.zeros((POOL, SEGMENTS), dtype=np.int64)
-        trial = np.zeros(SEGMENTS, dtype=np.int64)
-        pinned = np.zeros_like(relaxed)
-        pending = np.zeros((1 << MAX_CARDS, 3), dtype=np.int64)
-        for r in range(lo, hi):
-            if glob[IMPOSSIBLE]:
-                out[r] = 0
-                continue
-            out[r] = _colour_multiset(
-                r, sun_masks, moon_masks, suns, kc, pos, relaxed, pinned, glob, t_masks,
-                t_start, mstamp, mbits, s, values, single, colours, hands, witness, covered,
-                pool, trial, status, records, layouts, stats[c], pending,
-            )  # fmt: skip
+
+    def chunk(c: int) -> None:
+        lo, hi = rows * c // chunks, rows * (c + 1) // chunks
+        _multiset_rows(
+            sun_masks, moon_masks, suns, kc, pos, relaxed, glob, t_masks, t_start, status,
+            records, layouts, out, stats[c], lo, hi,
+        )  # fmt: skip
+
+    _on_threads(chunk, chunks)
+
+
+@njit(cache=True, nogil=True)
+def _multiset_rows(
+    sun_masks, moon_masks, suns, kc, pos, relaxed, glob, t_masks, t_start, status, records,
+    layouts, out, stats, lo, hi,
+):  # fmt: skip
+    """Rows ``lo``..``hi`` of :func:`colour_multisets`, counting its work in ``stats``."""
+    mstamp = np.zeros((SEGMENTS, MEMO_STATES), dtype=np.int64)
+    mbits = np.zeros((SEGMENTS, MEMO_STATES, 2), dtype=np.uint64)
+    s = np.zeros(SCRATCH + 1, dtype=np.int64)
+    values = np.zeros(MAX_CARDS, dtype=np.int64)
+    single = np.zeros(MAX_CARDS, dtype=np.int64)
+    colours = np.zeros(MAX_CARDS, dtype=np.int64)
+    hands = np.zeros(1, dtype=np.int64)
+    witness = np.zeros(SEGMENTS, dtype=np.int64)
+    covered = np.zeros(1024, dtype=np.uint8)
+    pool = np.zeros((POOL, SEGMENTS), dtype=np.int64)
+    trial = np.zeros(SEGMENTS, dtype=np.int64)
+    pinned = np.zeros_like(relaxed)
+    pending = np.zeros((1 << MAX_CARDS, 3), dtype=np.int64)
+    for r in range(lo, hi):
+        if glob[IMPOSSIBLE]:
+            out[r] = 0
+            continue
+        out[r] = _colour_multiset(
+            r, sun_masks, moon_masks, suns, kc, pos, relaxed, pinned, glob, t_masks,
+            t_start, mstamp, mbits, s, values, single, colours, hands, witness, covered,
+            pool, trial, status, records, layouts, stats, pending,
+        )  # fmt: skip

@@ -203,7 +203,7 @@ def _play_one(
                 j -= per_card
         exact_face = -1  # the exactly-twelve convention's face up (1) or down (0)
         if best_slot < 0 and exact_colour >= 0:
-            n_free = 0
+            n_free = int(np.int64(0))  # int64, not Literal[int](0): one callee signature
             for k in range(n_slots[me]):
                 s = order[me, k]
                 if not (used[s] == 1 or (slot_extra[s] == 1 and not extras_in)):

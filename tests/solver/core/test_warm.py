@@ -79,17 +79,59 @@ def test_a_hint_after_the_warm_up_needs_no_kernel_it_did_not_load() -> None:
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     # The kernels the hint job calls from Python were loaded by the warm-up…
     for name in (
-        "agents_fast.play_many",
-        "compiled_kernel.decide_value_sets",
-        "compiled_kernel.colour_multisets",
-        "compiled_kernel.decide_many",
-        "compiled_kernel.decide",
-        "compiled_kernel.choice",
+        "table.agents_fast.play_many",
+        "oracle.compiled_kernel._value_set_rows",
+        "oracle.compiled_kernel._multiset_rows",
+        "oracle.compiled_kernel._decide_rows",
+        "oracle.compiled_kernel.decide",
+        "oracle.compiled_kernel.choice",
     ):
         assert seen["warm"][f"solver.core.{name}"], f"{name} was not loaded by the warm-up"
     # …with the argument types the hint uses: two hints (exact and sampled odds, two table
     # sizes) and the oracle compiled or loaded nothing more.
     assert seen["hint"] == seen["warm"]
+
+
+_WARM_UP_COMPILES = """
+import json, sys
+from numba.core.registry import CPUDispatcher
+from solver.core import warm
+
+warm.warm_up()
+dispatchers = {
+    id(value): value
+    for name, module in list(sys.modules.items())
+    if name.startswith("solver.")
+    for value in list(vars(module).values())
+    if isinstance(value, CPUDispatcher)
+}.values()
+print(json.dumps({
+    "compiled": sum(sum(d.stats.cache_misses.values()) for d in dispatchers),
+    "loaded": sum(sum(d.stats.cache_hits.values()) for d in dispatchers),
+}))
+"""
+
+
+def test_make_install_leaves_kernels_a_fresh_process_only_loads(tmp_path: Path) -> None:
+    # What `make install` would run from scratch (-B: as if nothing were built; -n: only
+    # print it), with an empty cache of its own.
+    plan = subprocess.run(
+        ["make", "-n", "-B", "install"], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    steps = [line for line in plan.stdout.splitlines() if "solver.core.warm" in line]
+    assert steps, "make install does not build the solver's kernels"
+    cache = {"NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    for step in steps:
+        done = subprocess.run(
+            step, shell=True, cwd=ROOT, env={**os.environ, **cache}, capture_output=True,
+            text=True, timeout=3600,  # compiles every kernel: minutes on a loaded machine
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    done = _python(_WARM_UP_COMPILES, **cache)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["compiled"] == 0
+    assert seen["loaded"] > 0
 
 
 _FORK_AFTER_WARM_UP = """
