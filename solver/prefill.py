@@ -14,14 +14,16 @@ Two callers:
 
 * ``manage.py prefill_plans --clock C [--players N] [--face-up F]``: one clock, in the
   foreground, with a progress bar.
-* the beat task ``solver.prefill_plan_book`` (``solver.tasks``): the shipped clocks' games
-  and the confirmed community definitions, a slice at a time, **only while no hint waits or
-  runs**. Before each pattern, and at every progress report of the search inside one, it
-  looks for a queued or running hint; if there is one it drops the pattern (redone later)
-  and ends. It runs the solver's kernels on one thread (``numba.set_num_threads(1)``): at
-  most one core, while a hint uses them all. A slice starts no pattern after
-  ``SLICE_SECONDS`` (the task has its own time limits, above the slice), one slice runs at
-  a time on a host (a file lock), and beat sends the next one every two minutes.
+* the beat task ``solver.prefill_plan_book`` (``solver.tasks``): first the games the groups
+  are about to play, then the entries an older search found, then the shipped clocks'
+  games and the confirmed community definitions (:func:`steps`), a slice at a time,
+  **only while no hint waits or runs**. Before each pattern, and at every progress
+  report of the search inside one, it looks for a queued or running hint; if there is
+  one it drops the pattern (redone later) and ends. It runs the solver's kernels on one
+  thread (``numba.set_num_threads(1)``): at most one core, while a hint uses them all. A
+  slice starts no pattern after ``SLICE_SECONDS`` (the task has its own time limits,
+  above the slice), one slice runs at a time on a host (a file lock), and beat sends the
+  next one every two minutes.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from solver.core.search.search import SLIP_RATE, recommend
 from solver.core.search.symmetry import PatternClass, colour_symmetric, pattern_classes
 from solver.models import ACTIVE_STATUSES, HintRequest, PlanBookEntry
 from solver.results import result_json
+from solver.upcoming import upcoming
 
 SLICE_SECONDS = 90.0  # no pattern is started after this (the task's soft limit: 270 s)
 
@@ -309,10 +312,24 @@ Step = Callable[[Callable[[], bool]], bool]  # given ``busy``: did it store a pa
 
 
 def steps(settings: dict[str, Any]) -> Iterator[Step]:
-    """The slice's work, in the order it is done: the entries an older search found, the
-    most asked first (:func:`refresh`; they answer meanwhile, so nothing is lost by their
-    wait but their tables ask again and again), then every game's missing priors and
-    patterns (:func:`game_steps`)."""
+    """The slice's work, in the order it is done, where tables will ask first:
+
+    1. the games the groups are about to play (``solver.upcoming``: the top of each
+       stack and each Sleeve), at the group's table size and budget;
+    2. the other clocks of each group's chapter, the same way;
+    3. the entries an older search found, the most asked first (:func:`refresh`; they
+       answer meanwhile, so they wait for the games nobody can be answered on);
+    4. every game's missing priors and patterns (:func:`game_steps`).
+    """
+    now, later = upcoming()
+    seen: set[tuple[str, int, int]] = set()
+    for target in (*now, *later):
+        game = Game(target.clock, not target.clock.transcribed, target.clock.id)
+        solved = plan_book.solved_clock(game.clock, game.base_rules)
+        name = (repr(plan_book.game(solved)), target.players, target.face_up)
+        if name not in seen:
+            seen.add(name)
+            yield from game_steps(game, [target.players], [target.face_up], settings)
     for entry_id in list(stale_entries().values_list("pk", flat=True)):
         yield partial(_refresh_step, entry_id)
     for game in (*shipped_games(), *community_games()):
