@@ -365,21 +365,33 @@ def _refresh_step(entry_id: int, busy: Callable[[], bool]) -> bool:
 
 
 def prefill_slice(
-    seconds: float = SLICE_SECONDS, busy: Callable[[], bool] = hint_waiting
+    seconds: float = SLICE_SECONDS,
+    busy: Callable[[], bool] = hint_waiting,
+    stopping: Callable[[], bool] = lambda: False,
 ) -> dict[str, Any]:
     """The beat task's body: the :func:`steps` for at most ``seconds``, stopping as soon as
-    a hint waits. Returns what it did: ``computed``, the patterns stored or refreshed."""
+    a hint waits (``busy``) or the worker stops (``stopping``: the task's
+    ``worker_stopping``), both asked before each step and at each progress report inside
+    one. A step stopped stores nothing (a prior keeps its searches done); the next slice
+    does it again. Returns what it did: ``computed``, the patterns stored or refreshed."""
     deadline = time.monotonic() + seconds
+
+    def yields() -> bool:
+        return stopping() or busy()
+
+    def why() -> str:
+        return "the worker is stopping" if stopping() else "a hint is waiting"
+
     done = 0
     for step in steps(settings_now()):
-        if busy():
-            return {"computed": done, "stopped": "a hint is waiting"}
+        if yields():
+            return {"computed": done, "stopped": why()}
         if time.monotonic() >= deadline:
             return {"computed": done, "stopped": "slice over"}
         try:
-            done += step(busy)
+            done += step(yields)
         except Yielded:
-            return {"computed": done, "stopped": "a hint is waiting"}
+            return {"computed": done, "stopped": why()}
     return {"computed": done, "stopped": "the book is full"}
 
 
