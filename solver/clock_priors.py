@@ -19,6 +19,7 @@ from django.conf import settings
 
 from rules.clock import Clock
 from solver import plan_book
+from solver.core import version
 from solver.core.search.clock_prior import (
     PRIOR_PATTERNS,
     PRIOR_SEED,
@@ -30,7 +31,6 @@ from solver.core.search.clock_prior import (
 )
 from solver.core.search.genes import Genes
 from solver.core.search.hint_result import Progress
-from solver.core.version import SOLVER_VERSION
 from solver.models import ClockPrior
 
 
@@ -46,12 +46,17 @@ def for_hint(clock: Clock, base_rules: bool, players: int) -> dict[str, Any] | N
 
 
 def prior_key(solved: Clock, players: int) -> str:
-    """What a prior depends on: the game (``plan_book.game``), the table size, the solver's
-    version and the long searches' settings (``CLOCK_PRIOR_EFFORT``, ``CLOCK_PRIOR_SEARCHES``)."""
+    """What a prior depends on: the game (``plan_book.game``), the table size, the engine's
+    version and the long searches' settings (``CLOCK_PRIOR_EFFORT``, ``CLOCK_PRIOR_SEARCHES``).
+
+    Not the search's version, though a prior is found by searches: the prior is part of
+    every book key and hint hash of its clock, so a new prior would orphan every entry of
+    the clock. After a change to the search alone the stored prior stays where the clock's
+    searches start (the row keeps the search version that found it)."""
     data = {
         "game": plan_book.game(solved),
         "players": players,
-        "solver": SOLVER_VERSION,
+        "solver": version.ENGINE_VERSION,  # the name kept from version 26 on
         "effort": float(settings.CLOCK_PRIOR_EFFORT),
         "searches": int(settings.CLOCK_PRIOR_SEARCHES),
         "seed": PRIOR_SEED,
@@ -96,7 +101,12 @@ def compute(solved: Clock, players: int, progress: Progress | None = None) -> Cl
     effort, searches = float(settings.CLOCK_PRIOR_EFFORT), int(settings.CLOCK_PRIOR_SEARCHES)
     row, _ = ClockPrior.objects.get_or_create(
         key=prior_key(solved, players),
-        defaults={"solver_version": SOLVER_VERSION, "clock_id": solved.id, "players": players},
+        defaults={
+            "engine_version": version.ENGINE_VERSION,
+            "search_version": version.SEARCH_VERSION,
+            "clock_id": solved.id,
+            "players": players,
+        },
     )
     found: list[Genes | None] = [genes_of(g) for g in row.searches]
     while len(found) < searches and not row.complete:

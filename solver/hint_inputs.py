@@ -20,10 +20,10 @@ from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.errors import RulesError
 from rules.seats import Seats, most_face_up, parse_colours
+from solver.core import version
 from solver.core.search.search import SLIP_RATE
 from solver.core.table.agents import MOST_SLIP_RATE
 from solver.core.table.simulate import check_slip_rate
-from solver.core.version import SOLVER_VERSION
 from solver.errors import HintError
 
 # HintInput.source for a clock whose special rules nobody knows: the base rules only.
@@ -54,8 +54,9 @@ class HintInput:
     ) -> str:
         """Same hash ⇔ same job: the full clock definition (so a new transcription is a
         new input), the colours in canonical form, the budget, the solver settings, the
-        clock's prior the search starts from (``solver.clock_priors``) and the solver's
-        version (``solver.core.version``: a new solver reuses no old result)."""
+        clock's prior the search starts from (``solver.clock_priors``) and the engine's
+        version (``solver.core.version``: a new engine reuses no old result; a new search
+        reuses a result of the old one, as the plan book answers with it)."""
         key = {
             "clock": self.clock.to_json(),
             "base_rules": self.base_rules,
@@ -66,7 +67,7 @@ class HintInput:
             "odds_samples": odds_samples,
             "slip_rate": self.slip_rate,
             "prior": prior,
-            "solver": SOLVER_VERSION,
+            "solver": version.ENGINE_VERSION,  # the name kept from version 26 on
         }
         blob = json.dumps(key, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()

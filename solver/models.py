@@ -374,15 +374,18 @@ class PlanBookEntry(models.Model):
     of colour patterns that are the same game (``solver.core.search.symmetry``), on one clock
     definition, budget and solver settings. Written by every complete hint job and by the
     prefill; read by every new hint, which takes it, worded for its own table, instead of a
-    job. ``key`` holds the solver's version (``solver.core.version``): a new version finds
-    none of the old entries."""
+    job. ``key`` holds the engine's version (``solver.core.version``): a new engine finds
+    none of the old entries. ``search_version`` is the search that found it: an entry of an
+    older search still answers, and the prefill searches its class again, the most
+    ``asked`` first."""
 
     class Source(models.TextChoices):
         HINT = "hint", "hint"
         PREFILL = "prefill", "prefill"
 
     key = models.CharField(max_length=64, unique=True)
-    solver_version = models.PositiveIntegerField()
+    engine_version = models.PositiveIntegerField()
+    search_version = models.PositiveIntegerField()
     clock_id = models.CharField(max_length=16)
     clock_definition = models.JSONField()
     base_rules = models.BooleanField(default=False)
@@ -400,10 +403,14 @@ class PlanBookEntry(models.Model):
     source = models.CharField(max_length=8, choices=Source.choices)
     hint = models.ForeignKey(HintRequest, models.SET_NULL, null=True, blank=True, related_name="+")
     seconds = models.FloatField(default=0.0)  # how long computing it took
+    asked = models.PositiveIntegerField(default=0)  # tables it answered (plan_book.asked)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        indexes = [models.Index(fields=["solver_version", "clock_id"], name="plan_book_clock_idx")]
+        indexes = [
+            # The prefill's refresh: entries of an older search, the most asked first.
+            models.Index(fields=["search_version", "-asked"], name="plan_book_stale_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"plan book {self.clock_id} {self.pattern} face-up {self.face_up}"
@@ -412,12 +419,13 @@ class PlanBookEntry(models.Model):
 class ClockPrior(models.Model):
     """A clock's own prior at one table size (``solver.clock_priors``): where a few long
     searches on the clock's rules ended. Computed once per clock definition, table size and
-    solver version, by the prefill (before that clock's patterns, a search at a time); every
+    engine version, by the prefill (before that clock's patterns, a search at a time); every
     hint on the clock asked once it is complete starts from it. ``key`` holds what it
     depends on (``clock_priors.prior_key``)."""
 
     key = models.CharField(max_length=64, unique=True)
-    solver_version = models.PositiveIntegerField()
+    engine_version = models.PositiveIntegerField()  # in the key too (clock_priors.prior_key)
+    search_version = models.PositiveIntegerField()  # the searches' (kept after a new one)
     clock_id = models.CharField(max_length=16)
     players = models.PositiveSmallIntegerField()
     # Each long search's genes as it ends (None where it recommended the baseline plan):

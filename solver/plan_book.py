@@ -7,8 +7,10 @@ Entries are written by every complete hint job (``solver.jobs``) and by the pref
 (``manage.py prefill_plans``, the beat task ``solver.prefill_plan_book``: see
 ``solver.prefill``). The key holds the game the solver plays (``game``: start, cap and
 rules as solved), the class of patterns, the face-up budget, the solver's settings and its
-version (``solver.core.version.SOLVER_VERSION``), so a new
-transcription or a new solver finds none of the old entries.
+engine version (``solver.core.version.ENGINE_VERSION``), so a new transcription or a new
+engine finds none of the old entries. The search version is kept on the entry instead: after
+a change to the search alone an entry still answers at once, and it is :func:`stale` until
+the prefill has searched its class again (most asked first: :func:`asked`).
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import F
+
 from rules.clock import Clock
 from rules.i18n import LANGUAGES
 from rules.seats import Seats, parse_colours
+from solver.core import version
 from solver.core.search.symmetry import canonical, colour_symmetric, find_mapping, rotate_plan
 from solver.core.table.plans import Plan
-from solver.core.version import SOLVER_VERSION
 from solver.core.words import plan_speech
 from solver.models import HintRequest, PlanBookEntry
 from solver.results import in_language
@@ -73,7 +77,9 @@ def book_key(
         "odds_samples": odds_samples,
         "slip_rate": slip_rate,
         "prior": prior,  # the clock's prior the search started from (solver.clock_priors)
-        "solver": SOLVER_VERSION,
+        # The engine's version, under the name the single version had until version 26:
+        # entries stored then hashed 26 here, and they keep their keys (solver.core.version).
+        "solver": version.ENGINE_VERSION,
     }
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return BookKey(hashlib.sha256(blob.encode()).hexdigest(), pattern, symmetric)
@@ -101,7 +107,8 @@ def record(hint: HintRequest, result: dict[str, Any], seconds: float) -> None:
     PlanBookEntry.objects.get_or_create(
         key=key.key,
         defaults={
-            "solver_version": SOLVER_VERSION,
+            "engine_version": version.ENGINE_VERSION,
+            "search_version": version.SEARCH_VERSION,
             "clock_id": hint.clock_id,
             "clock_definition": hint.clock_definition,
             "base_rules": hint.base_rules,
@@ -119,6 +126,17 @@ def record(hint: HintRequest, result: dict[str, Any], seconds: float) -> None:
             "seconds": seconds,
         },
     )
+
+
+def stale(entry: PlanBookEntry) -> bool:
+    """Found by an older search: it still answers (its rates are the engine's), and the
+    prefill searches its class again (``solver.prefill.refresh``)."""
+    return entry.search_version < version.SEARCH_VERSION
+
+
+def asked(entry: PlanBookEntry) -> None:
+    """One more table took this entry: the prefill refreshes the most asked first."""
+    PlanBookEntry.objects.filter(pk=entry.pk).update(asked=F("asked") + 1)
 
 
 def answer(

@@ -14,14 +14,16 @@ Two callers:
 
 * ``manage.py prefill_plans --clock C [--players N] [--face-up F]``: one clock, in the
   foreground, with a progress bar.
-* the beat task ``solver.prefill_plan_book`` (``solver.tasks``): the shipped clocks' games
-  and the confirmed community definitions, a slice at a time, **only while no hint waits or
-  runs**. Before each pattern, and at every progress report of the search inside one, it
-  looks for a queued or running hint; if there is one it drops the pattern (redone later)
-  and ends. It runs the solver's kernels on one thread (``numba.set_num_threads(1)``): at
-  most one core, while a hint uses them all. A slice starts no pattern after
-  ``SLICE_SECONDS`` (the task has its own time limits, above the slice), one slice runs at
-  a time on a host (a file lock), and beat sends the next one every two minutes.
+* the beat task ``solver.prefill_plan_book`` (``solver.tasks``): first the games the groups
+  are about to play, then the entries an older search found, then the shipped clocks'
+  games and the confirmed community definitions (:func:`steps`), a slice at a time,
+  **only while no hint waits or runs**. Before each pattern, and at every progress
+  report of the search inside one, it looks for a queued or running hint; if there is
+  one it drops the pattern (redone later) and ends. It runs the solver's kernels on one
+  thread (``numba.set_num_threads(1)``): at most one core, while a hint uses them all. A
+  slice starts no pattern after ``SLICE_SECONDS`` (the task has its own time limits,
+  above the slice), one slice runs at a time on a host (a file lock), and beat sends the
+  next one every two minutes.
 """
 
 from __future__ import annotations
@@ -33,18 +35,19 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 
 from rules.catalogue import load_catalogue
 from rules.clock import Clock
 from rules.game import PLAYER_COUNTS
 from rules.seats import most_face_up, parse_colours
 from solver import clock_priors, plan_book
+from solver.core import version
 from solver.core.search.search import SLIP_RATE, recommend
 from solver.core.search.symmetry import PatternClass, colour_symmetric, pattern_classes
-from solver.core.version import SOLVER_VERSION
 from solver.models import ACTIVE_STATUSES, HintRequest, PlanBookEntry
 from solver.results import result_json
+from solver.upcoming import upcoming
 
 SLICE_SECONDS = 90.0  # no pattern is started after this (the task's soft limit: 270 s)
 
@@ -148,25 +151,14 @@ def compute(
     """Solve one class (its named pattern) and store it; Yielded when ``busy`` says a hint
     is waiting, checked at each progress report of the search. ``threads``: the kernels'
     threads (1: one core, beside a hint; None: all, for the command)."""
-    solved = plan_book.solved_clock(item.game.clock, item.game.base_rules)
-    started = time.monotonic()
-    with _threads(threads):
-        result = recommend(
-            solved,
-            parse_colours(item.pattern.colours),
-            item.face_up,
-            seed=settings["seed"],
-            effort=settings["effort"],
-            progress=_yielding(busy),
-            base_rules=item.game.base_rules,
-            odds_samples=settings["odds_samples"],
-            slip_rate=settings["slip_rate"],
-            prior=clock_priors.genes_of(item.prior),
-        )
+    result, seconds = _search(
+        item.game, item.pattern.colours, item.face_up, settings, item.prior, busy, threads
+    )
     entry, _ = PlanBookEntry.objects.get_or_create(
         key=item.key.key,
         defaults={
-            "solver_version": SOLVER_VERSION,
+            "engine_version": version.ENGINE_VERSION,
+            "search_version": version.SEARCH_VERSION,
             "clock_id": item.game.clock.id,
             "clock_definition": item.game.clock.to_json(),
             "base_rules": item.game.base_rules,
@@ -174,13 +166,81 @@ def compute(
             "pattern": item.key.pattern,
             "players": item.players,
             "face_up": item.face_up,
-            "result": result_json(result, "en"),
+            "result": result,
             "source": PlanBookEntry.Source.PREFILL,
-            "seconds": time.monotonic() - started,
+            "seconds": seconds,
             **settings,
         },
     )
     return entry
+
+
+def stale_entries() -> QuerySet[PlanBookEntry]:
+    """The entries an older search found (``plan_book.stale``) that today's engine still
+    answers with, the most asked first: what :func:`refresh` searches again."""
+    return PlanBookEntry.objects.filter(
+        engine_version=version.ENGINE_VERSION, search_version__lt=version.SEARCH_VERSION
+    ).order_by("-asked", "id")
+
+
+def refresh(
+    entry: PlanBookEntry, busy: Callable[[], bool] | None = None, threads: int | None = 1
+) -> bool:
+    """Search a stale entry's class again with today's search, from the same settings and
+    the same clock prior, and store the result in its place (same key: the tables asking
+    meanwhile were answered by the old plan). False, leaving it as it is, where today's
+    hints would not find it anyway (its clock's prior changed since); Yielded as
+    :func:`compute`."""
+    clock = Clock.from_json(entry.clock_definition)
+    game = Game(clock, entry.base_rules, clock.id)
+    settings: dict[str, Any] = {
+        "effort": entry.effort,
+        "seed": entry.seed,
+        "odds_samples": entry.odds_samples,
+        "slip_rate": entry.slip_rate,
+    }
+    prior = clock_priors.for_hint(clock, entry.base_rules, entry.players)
+    seats = parse_colours(entry.colours)
+    key = plan_book.book_key(clock, entry.base_rules, seats, entry.face_up, **settings, prior=prior)
+    if key.key != entry.key:
+        return False
+    result, seconds = _search(game, entry.colours, entry.face_up, settings, prior, busy, threads)
+    # Only over the entry as read: a second slice that refreshed it meanwhile wins.
+    PlanBookEntry.objects.filter(pk=entry.pk, search_version=entry.search_version).update(
+        search_version=version.SEARCH_VERSION,
+        result=result,
+        seconds=seconds,
+        source=PlanBookEntry.Source.PREFILL,
+    )
+    return True
+
+
+def _search(
+    game: Game,
+    colours: str,
+    face_up: int,
+    settings: dict[str, Any],
+    prior: dict[str, Any] | None,
+    busy: Callable[[], bool] | None,
+    threads: int | None,
+) -> tuple[dict[str, Any], float]:
+    """One class's result as the book stores it, and the seconds it took."""
+    solved = plan_book.solved_clock(game.clock, game.base_rules)
+    started = time.monotonic()
+    with _threads(threads):
+        result = recommend(
+            solved,
+            parse_colours(colours),
+            face_up,
+            seed=settings["seed"],
+            effort=settings["effort"],
+            progress=_yielding(busy),
+            base_rules=game.base_rules,
+            odds_samples=settings["odds_samples"],
+            slip_rate=settings["slip_rate"],
+            prior=clock_priors.genes_of(prior),
+        )
+    return result_json(result, "en"), time.monotonic() - started
 
 
 def _yielding(busy: Callable[[], bool] | None) -> Callable[[int, Any, Any], None]:
@@ -248,38 +308,90 @@ def community_games() -> list[Game]:
     return games
 
 
-def prefill_slice(
-    seconds: float = SLICE_SECONDS, busy: Callable[[], bool] = hint_waiting
-) -> dict[str, Any]:
-    """The beat task's body: fill missing entries for at most ``seconds``, stopping as soon as
-    a hint waits. Returns what it did."""
-    settings = settings_now()
-    deadline = time.monotonic() + seconds
-    done = 0
+Step = Callable[[Callable[[], bool]], bool]  # given ``busy``: did it store a pattern?
 
-    def run(step: Callable[[], object]) -> str | None:
-        """One prior or pattern, unless a hint waits or the slice is over: why it stopped."""
-        if busy():
-            return "a hint is waiting"
-        if time.monotonic() >= deadline:
-            return "slice over"
-        try:
-            step()
-        except Yielded:
-            return "a hint is waiting"
-        return None
 
+def steps(settings: dict[str, Any]) -> Iterator[Step]:
+    """The slice's work, in the order it is done, where tables will ask first:
+
+    1. the games the groups are about to play (``solver.upcoming``: the top of each
+       stack and each Sleeve), at the group's table size and budget;
+    2. the other clocks of each group's chapter, the same way;
+    3. the entries an older search found, the most asked first (:func:`refresh`; they
+       answer meanwhile, so they wait for the games nobody can be answered on);
+    4. every game's missing priors and patterns (:func:`game_steps`).
+    """
+    now, later = upcoming()
+    seen: set[tuple[str, int, int]] = set()
+    for target in (*now, *later):
+        game = Game(target.clock, not target.clock.transcribed, target.clock.id)
+        solved = plan_book.solved_clock(game.clock, game.base_rules)
+        name = (repr(plan_book.game(solved)), target.players, target.face_up)
+        if name not in seen:
+            seen.add(name)
+            yield from game_steps(game, [target.players], [target.face_up], settings)
+    for entry_id in list(stale_entries().values_list("pk", flat=True)):
+        yield partial(_refresh_step, entry_id)
     for game in (*shipped_games(), *community_games()):
-        for n in priors_missing(game, list(PLAYER_COUNTS)):
-            stopped = run(partial(compute_prior, game, n, busy))
-            if stopped:
-                return {"computed": done, "stopped": stopped}
-        for batch in _batches(items(game, list(PLAYER_COUNTS), None, settings)):
-            for item in missing(batch):
-                stopped = run(partial(compute, item, settings, busy))
-                if stopped:
-                    return {"computed": done, "stopped": stopped}
-                done += 1
+        yield from game_steps(game, list(PLAYER_COUNTS), None, settings)
+
+
+def game_steps(
+    game: Game, players: list[int], face_ups: list[int] | None, settings: dict[str, Any]
+) -> Iterator[Step]:
+    """A game's missing priors, then its missing patterns (:func:`items`' order)."""
+    for n in priors_missing(game, players):
+        yield partial(_prior_step, game, n)
+    for batch in _batches(items(game, players, face_ups, settings)):
+        for item in missing(batch):
+            yield partial(_compute_step, item, settings)
+
+
+def _prior_step(game: Game, players: int, busy: Callable[[], bool]) -> bool:
+    compute_prior(game, players, busy)
+    return False
+
+
+def _compute_step(item: Item, settings: dict[str, Any], busy: Callable[[], bool]) -> bool:
+    if PlanBookEntry.objects.filter(key=item.key.key).exists():  # found meanwhile
+        return False
+    compute(item, settings, busy)
+    return True
+
+
+def _refresh_step(entry_id: int, busy: Callable[[], bool]) -> bool:
+    entry = stale_entries().filter(pk=entry_id).first()
+    return entry is not None and refresh(entry, busy)
+
+
+def prefill_slice(
+    seconds: float = SLICE_SECONDS,
+    busy: Callable[[], bool] = hint_waiting,
+    stopping: Callable[[], bool] = lambda: False,
+) -> dict[str, Any]:
+    """The beat task's body: the :func:`steps` for at most ``seconds``, stopping as soon as
+    a hint waits (``busy``) or the worker stops (``stopping``: the task's
+    ``worker_stopping``), both asked before each step and at each progress report inside
+    one. A step stopped stores nothing (a prior keeps its searches done); the next slice
+    does it again. Returns what it did: ``computed``, the patterns stored or refreshed."""
+    deadline = time.monotonic() + seconds
+
+    def yields() -> bool:
+        return stopping() or busy()
+
+    def why() -> str:
+        return "the worker is stopping" if stopping() else "a hint is waiting"
+
+    done = 0
+    for step in steps(settings_now()):
+        if yields():
+            return {"computed": done, "stopped": why()}
+        if time.monotonic() >= deadline:
+            return {"computed": done, "stopped": "slice over"}
+        try:
+            done += step(yields)
+        except Yielded:
+            return {"computed": done, "stopped": why()}
     return {"computed": done, "stopped": "the book is full"}
 
 

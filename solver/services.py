@@ -209,9 +209,12 @@ def _from_plan_book(
         slip_rate=hint_input.slip_rate,
         prior=prior,
     )
+    # Found by any search of today's engine: an older search's plan answers too (and the
+    # prefill searches it again, the most asked first: plan_book.stale).
     entry = PlanBookEntry.objects.filter(key=key.key).first()
     if entry is None:
         return None
+    plan_book.asked(entry)
     result = plan_book.answer(
         entry,
         key,

@@ -17,14 +17,22 @@ The worker loads the solver's numba kernels before it forks its pool processes
 from __future__ import annotations
 
 import logging
+import os
 import threading
+from pathlib import Path
 from typing import Any
 
 from billiard.exceptions import WorkerLostError
 from celery import Celery, bootsteps
 from celery.concurrency.prefork import TaskPool as PreforkPool
 from celery.exceptions import TimeLimitExceeded
-from celery.signals import celeryd_after_setup, task_failure, worker_process_init
+from celery.signals import (
+    celeryd_after_setup,
+    task_failure,
+    worker_init,
+    worker_process_init,
+    worker_shutting_down,
+)
 from django.conf import settings
 from django.db import connection
 
@@ -86,9 +94,43 @@ def prefill_plan_book() -> dict[str, object]:
         except BlockingIOError:
             return {"computed": 0, "stopped": "another slice is running"}
         try:
-            return prefill.prefill_slice()
+            return prefill.prefill_slice(stopping=worker_stopping)
         except SoftTimeLimitExceeded:  # a very slow pattern: done again later
             return {"computed": 0, "stopped": "time limit"}
+
+
+# --- Stopping: a prefill slice ends with the worker -----------------------------------------
+# A warm shutdown (SIGTERM from ``make run`` / ``make serve``, Ctrl-C) waits for the running
+# tasks, and the pool processes never hear of it: they ignore SIGINT, and the main process
+# sends them nothing. A prefill slice then went on for its whole slice, past the supervisor's
+# 20 s, and was killed. The main process therefore leaves a flag file named after its pid,
+# which the slice looks for at each progress report, as it looks for a waiting hint. A hint's
+# job ignores it: a table is waiting for that one, and the warm shutdown is for it.
+
+
+def _stopping_flag(pid: int) -> Path:
+    return Path(settings.VAR_DIR) / f"worker-{pid}.stopping"
+
+
+def worker_stopping() -> bool:
+    """Is the worker this task runs in shutting down? (Its main process is this process
+    with the solo or threads pool, the parent with prefork.)"""
+    return any(_stopping_flag(pid).exists() for pid in {os.getpid(), os.getppid()})
+
+
+@worker_shutting_down.connect
+def _flag_stopping(**kwargs: Any) -> None:
+    """In the worker's main process, as its shutdown begins (the signal handler)."""
+    flag = _stopping_flag(os.getpid())
+    flag.parent.mkdir(parents=True, exist_ok=True)
+    flag.touch()
+
+
+@worker_init.connect
+def _clear_stopping(**kwargs: Any) -> None:
+    """A flag left by an earlier process with this pid (killed before it could clear it)
+    must not stop this worker's slices."""
+    _stopping_flag(os.getpid()).unlink(missing_ok=True)
 
 
 @task_failure.connect

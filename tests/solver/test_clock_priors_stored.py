@@ -40,7 +40,8 @@ def test_a_stored_prior_that_does_not_read_as_genes_is_not_played() -> None:
     solved = clock_priors.planned(ONE_ONE.clock, False)
     ClockPrior.objects.create(
         key=clock_priors.prior_key(solved, 3),
-        solver_version=0,
+        engine_version=0,
+        search_version=0,
         clock_id="1-1",
         players=3,
         genes={"low": "nothing"},

@@ -93,7 +93,8 @@ def test_hint_starts_from_the_clock_prior_the_prefill_stored(priors_given: list[
     solved = clock_priors.planned(get_clock("1-1"), False)
     ClockPrior.objects.create(
         key=clock_priors.prior_key(solved, 3),
-        solver_version=0,
+        engine_version=0,
+        search_version=0,
         clock_id="1-1",
         players=3,
         genes=genes_to_json(genes),

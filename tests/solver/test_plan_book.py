@@ -19,10 +19,10 @@ from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.seats import Seats, parse_colours
 from solver import prefill, services
+from solver.core import version
 from solver.core.search.search import HintResult
 from solver.core.search.symmetry import class_count, pattern_classes
 from solver.core.table.plans import baseline_plan
-from solver.core.version import SOLVER_VERSION
 from solver.hint_inputs import parse_input
 from solver.models import ClockPrior, HintRequest, PlanBookEntry
 
@@ -130,7 +130,7 @@ def test_a_stopped_prefill_resumes_where_it_stopped(
     assert solved[:5] == [c.colours for c in pattern_classes(4, True)[:5]]
 
 
-def test_a_new_solver_version_retires_every_old_answer(
+def test_a_new_engine_version_retires_every_old_answer(
     solved: list[str],
     alice: User,
     bob: User,
@@ -140,14 +140,38 @@ def test_a_new_solver_version_retires_every_old_answer(
 ) -> None:
     call_command("prefill_plans", "--clock", "1-1", "--players", "3", "--face-up", "3")
     assert _ask(alice, "SSMM/MMSS/SMSM").from_plan_book
-    newer = SOLVER_VERSION + 1
-    monkeypatch.setattr("solver.plan_book.SOLVER_VERSION", newer)
-    monkeypatch.setattr("solver.hint_inputs.SOLVER_VERSION", newer)
+    monkeypatch.setattr(version, "ENGINE_VERSION", version.ENGINE_VERSION + 1)
     with django_capture_on_commit_callbacks(execute=True):
         again = _ask(bob, "SSMM/MMSS/SMSM")
-    # Neither the book nor the finished hint of the old version answers: a job is queued.
+    # Neither the book nor the finished hint of the old engine answers: a job is queued.
     assert (again.status, again.from_plan_book) == (Status.QUEUED, False)
     assert sent == [again.pk]
+    # Nor does the prefill refresh them: it fills the book anew.
+    assert not prefill.stale_entries().exists()
+
+
+def test_after_a_new_search_version_the_old_entries_answer_and_are_refreshed(
+    solved: list[str], alice: User, bob: User, sent: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 2-1 is played by the base rules: no clock prior to compute first.
+    call_command("prefill_plans", "--clock", "2-1", "--players", "4", "--face-up", "4")
+    old = version.SEARCH_VERSION
+    monkeypatch.setattr(version, "SEARCH_VERSION", old + 1)
+    solved.clear()
+    # The plan of the older search answers at once, and counts as asked.
+    for user in (alice, bob):
+        hint_input = parse_input("2-1", "SSM/MMS/SMS/MMS", 4)
+        hint = services.request_hint(user, hint_input, lang="en")[0]
+        assert (hint.status, hint.from_plan_book, sent) == (Status.DONE, True, [])
+    asked = PlanBookEntry.objects.get(asked=2)
+    assert prefill.stale_entries().count() == 38
+    # The prefill searches the stale entries again first, the most asked first, in place.
+    first = next(prefill.steps(prefill.settings_now()))
+    assert first(lambda: False) is True
+    asked.refresh_from_db()
+    assert (asked.search_version, solved) == (old + 1, [asked.colours])
+    assert prefill.stale_entries().count() == 37
+    assert PlanBookEntry.objects.count() == 38  # nothing added: the same keys
 
 
 def test_the_prefill_gives_way_to_a_table_hint(solved: list[str], alice: User) -> None:
