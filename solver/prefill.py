@@ -287,9 +287,10 @@ def shipped_games() -> list[Game]:
 
 
 def community_games() -> list[Game]:
-    """The confirmed community definitions (typed by CONFIRMED_AT groups or more) and the
-    promoted ones, not hidden."""
-    from campaigns.definitions.community import CONFIRMED_AT
+    """The confirmed community definitions (``confirmed_fingerprints``: typed by
+    ``CONFIRMED_AT`` sharing groups with no person in common) and the promoted ones, not
+    hidden."""
+    from campaigns.definitions.community import CONFIRMED_AT, confirmed_fingerprints
     from campaigns.models import ClockTranscription, CommunityDefinition
 
     typed = (
@@ -299,7 +300,14 @@ def community_games() -> list[Game]:
         .annotate(groups=Count("group", distinct=True))
         .filter(groups__gte=CONFIRMED_AT)
     )
-    confirmed = {(row["clock_id"], row["fingerprint"]) for row in typed}
+    candidates: dict[str, list[str]] = {}
+    for row in typed:
+        candidates.setdefault(row["clock_id"], []).append(row["fingerprint"])
+    confirmed = {
+        (clock_id, print_)
+        for clock_id, prints in candidates.items()
+        for print_ in confirmed_fingerprints(clock_id, prints)
+    }
     games = []
     for definition in CommunityDefinition.objects.filter(hidden=False).order_by("clock_id", "id"):
         if definition.promoted or (definition.clock_id, definition.fingerprint) in confirmed:

@@ -126,7 +126,7 @@ def shared_definitions(
     )
     counts = {row["fingerprint"]: row for row in rows}
     candidates = [print_ for print_, row in counts.items() if row["groups"] >= CONFIRMED_AT]
-    confirmed = _confirmed(clock_id, candidates, silent) if candidates else set()
+    confirmed = confirmed_fingerprints(clock_id, candidates) if candidates else set()
     definitions = CommunityDefinition.objects.filter(
         clock_id=clock_id, fingerprint__in=list(counts), hidden=False
     ).values_list("fingerprint", "definition")
@@ -144,10 +144,12 @@ def shared_definitions(
     return shared
 
 
-def _confirmed(clock_id: str, fingerprints: list[str], silent: Any) -> set[str]:
-    """Which of ``fingerprints`` ``CONFIRMED_AT`` groups with no person in common typed. A
-    group's people: its owners and writing members, and the author of its version (who may
-    have left it since); a group with nobody is no one's confirmation."""
+def confirmed_fingerprints(clock_id: str, fingerprints: list[str]) -> set[str]:
+    """Which of ``fingerprints`` ``CONFIRMED_AT`` sharing groups with no person in common
+    typed: the one home of "confirmed", for the list, the definition a hint plays and the
+    prefill. A group's people: its owners and writing members, and the author of its version
+    (who may have left it since); a group with nobody is no one's confirmation."""
+    silent = Group.objects.filter(share_with_community=False).values("id")
     typed = (
         ClockTranscription.objects.filter(
             clock_id=clock_id, latest=True, adopted=False, fingerprint__in=fingerprints

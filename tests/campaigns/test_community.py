@@ -106,6 +106,22 @@ def test_three_tables_of_one_person_do_not_confirm_their_rules(
     assert played_definition(at_chapter_2, "2-1", community=True).source == "shipped"
 
 
+def test_the_prefill_fills_only_rules_confirmed_by_people_with_nothing_in_common(
+    at_chapter_2: Group, table: Callable[..., Group]
+) -> None:
+    from solver.prefill import community_games
+
+    mallory = User.objects.create_user("mallory")
+    for name in ("M1", "M2", "M3"):
+        mine = create_group(mallory, name, first_campaign=False)
+        new_campaign(mine, start_chapter=2)
+        typed(mine, RULES)
+    assert community_games() == []  # one person's three tables confirm nothing
+    for name in ("A", "B", "C"):
+        typed(table(name), RULES)
+    assert [game.label for game in community_games()] == [f"2-1 {print_of(RULES)}"]
+
+
 def test_tables_sharing_a_writing_member_count_as_one_confirmation(
     at_chapter_2: Group, table: Callable[..., Group]
 ) -> None:
