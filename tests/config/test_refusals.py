@@ -41,7 +41,12 @@ get_resolver().url_patterns  # noqa: B018  (loads every view, and so every servi
 REFUSALS: list[type[Exception]] = sorted(
     {DomainError, *_subclasses(DomainError)}, key=lambda c: c.__name__
 )
-PAGES = sorted(_page_patterns(get_resolver()), key=lambda item: item[0])
+# A route listed twice (accounts' own log-in page before django.contrib.auth's) is served by
+# its first pattern, the one the resolver finds.
+PAGES = sorted(
+    dict(reversed(list(_page_patterns(get_resolver())))).items(),
+    key=lambda item: item[0],
+)
 
 
 def _refusal(cls: type[Exception]) -> Exception:
