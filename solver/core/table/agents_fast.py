@@ -1,76 +1,42 @@
 """The compiled engine: the plan-following player of ``solver.core.table.agents`` in numba.
 
 This is a line-for-line translation of :func:`solver.core.table.agents.rank_candidates` (first
-choice only), of the exactly-twelve convention (:func:`solver.core.table.exact.choose`, at the
-end of this module) and of the slips (:func:`solver.core.table.agents.slip_of`), plus the game
-loop and the resolution of the clock kinds listed in ``table_rules.PLANNED_KINDS``.
+choice only) and of the slips (:func:`solver.core.table.agents.slip_of`), plus the game loop
+and the resolution of the clock kinds listed in ``table_rules.PLANNED_KINDS``. The
+exactly-twelve convention has its one home here (:func:`exact_move`, at the end of this
+module): ``exact.choose`` calls it for the reference player.
 ``tests/solver/core/table/test_agents_fast.py`` and ``test_slips.py`` beside it play both
 engines on the same deals and demand the same moves and outcomes, so change the two together.
 
 Cards are encoded as ``colour * 12 + value - 1`` (Sun = 0, Moon = 1); positions are reading
 positions 0..5 from the start segment.
+
+Every number the kernels read is defined in this module (or in ``plans``, which stands
+below it), and the modules of the table import it from here: numba freezes a global into
+the machine code it compiles, and its cache notices a change to this file only.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numba
 import numpy as np
 import numpy.typing as npt
 
-from .agents import LONE_MISS, MISREAD_SHARE, SLIP_MISREAD
 from .plans import AVERAGE_CARD
-from .table_rules import ANY_COLOUR, CARDS_IN_PLAY, TableRules
 
 SEG = 6
 MAX_HAND = 6
+CARDS_IN_PLAY = 12
+SUN, MOON = 0, 1
+ANY_COLOUR = 2  # TableRules.exact_colour: either colour
+# What breaking the lone-segment convention costs a move (``agents._misses_lone``): more than
+# any score, so such a move comes after every other move that keeps the plan.
+LONE_MISS = 1000.0
+SLIP_MISREAD = 2.0  # how far off a misread face-down card is, either way
+MISREAD_SHARE = 0.5  # the share of slips that misread a card; the others play a random move
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
-
-
-@dataclass(frozen=True)
-class CompiledTable:
-    """TableRules as arrays for the kernel."""
-
-    ints: IntArray  # rows: see _pack
-    floats: FloatArray  # rows: targets, vmin, vmax, band_lo, band_hi, lone_floor
-    allowed: IntArray  # [position, seat]
-    scalars: FloatArray  # need_weight, order_weight, open_bonus, threshold, band_weight, cap
-    info: IntArray  # players, opener, first0, first1, n_first, strict, exact_colour
-
-
-def pack(r: TableRules) -> CompiledTable:
-    ints = np.array(
-        [
-            r.min_count,
-            r.max_count,
-            r.min_sun,
-            r.max_sun,
-            r.min_moon,
-            r.max_moon,
-            r.sole_owner,
-            r.forbidden,
-            r.one_colour,
-            r.equal_next,
-        ],
-        dtype=np.int64,
-    )
-    floats = np.array(
-        [r.targets, r.vmin, r.vmax, r.band_lo, r.band_hi, r.lone_floor], dtype=np.float64
-    )
-    allowed = np.array([[1 if a else 0 for a in row] for row in r.allowed], dtype=np.int64)
-    scalars = np.array(
-        [r.need_weight, r.order_weight, r.open_bonus, r.face_up_threshold, r.band_weight, r.cap],
-        dtype=np.float64,
-    )
-    first = list(r.first) + [-1, -1]
-    info = np.array(
-        [r.players, r.opener, first[0], first[1], len(r.first), int(r.strict), r.exact_colour],
-        dtype=np.int64,
-    )
-    return CompiledTable(ints, floats, allowed, scalars, info)
 
 
 @numba.njit(cache=True)
@@ -145,6 +111,7 @@ def _play_one(
     board_pos = np.zeros(CARDS_IN_PLAY, dtype=np.int64)
     board_seat = np.zeros(CARDS_IN_PLAY, dtype=np.int64)
     board_face = np.zeros(CARDS_IN_PLAY, dtype=np.int64)
+    board_value = np.zeros(CARDS_IN_PLAY, dtype=np.int64)
     free = np.zeros(MAX_HAND, dtype=np.int64)
 
     for t in range(CARDS_IN_PLAY):
@@ -210,8 +177,8 @@ def _play_one(
                     free[n_free] = s
                     n_free += 1
             best_slot, best_p, exact_face = _exact_first_legal(
-                me, t, free, n_free, values, slot_colour, exact_colour,
-                board_pos, board_seat, board_face, moves_out[:, 1], face_up_left,
+                me, free[:n_free], values, slot_colour, exact_colour,
+                board_pos[:t], board_seat[:t], board_face[:t], board_value[:t], face_up_left,
                 info[2 + t] if t < n_first else -1,
             )  # fmt: skip
         for k in range(n_slots[me] if best_slot < 0 else 0):
@@ -336,6 +303,7 @@ def _play_one(
         board_pos[t] = p
         board_seat[t] = me
         board_face[t] = 1 if face_up else 0
+        board_value[t] = v
         moves_out[t, 0] = me
         moves_out[t, 1] = s
         moves_out[t, 2] = p
@@ -403,23 +371,22 @@ def play_many(
 
 
 # --- The exactly-twelve convention -------------------------------------------------------
-# A line-for-line translation of :func:`solver.core.table.exact.choose` (``_exact_choose``) and of
-# the first move of :func:`solver.core.table.exact.ranked` the referee accepts
-# (``_exact_first_legal``). It lives in this module because numba caches a kernel by its own
-# file: a helper in another module could change without the cached engine noticing.
+# Its one home: :func:`exact_move` is the convention's decision (``exact.choose`` hands it a
+# View as arrays; the engine above calls it through ``_exact_first_legal``). It lives in this
+# module because numba caches a kernel by its own file: a helper in another module could
+# change without the cached engine noticing.
 # Positions: the lone segment is 5, the segments that end at exactly 12 are 4, 3, 2 and 1
-# (latest first), and 0 takes the rest. A hand is listed as ``choose`` sorts it (by value,
-# the Moon before the Sun).
+# (latest first), and 0 takes the rest.
 
-TOP = 12  # exact.TOP
+TOP = 12  # the lone card, and what every segment read before it ends at
 LONE, REST = 5, 0
-EXACT = (4, 3, 2, 1)  # exact.Convention.exact, as positions
+EXACT = (4, 3, 2, 1)  # the segments that end at exactly TOP, as positions, latest first
 
 
 @numba.njit(cache=True)
 def _making(vals: IntArray, n: int, total: int) -> int:
-    """exact._making on ``vals[:n]``: a bit mask of the fewest that add up to ``total``, the
-    first in ``itertools.combinations`` order; 0 if none do."""
+    """A bit mask of the fewest of ``vals[:n]`` that add up to ``total``, the first in
+    ``itertools.combinations`` order; 0 if none do."""
     idx = np.empty(max(n, 1), dtype=np.int64)
     for k in range(1, n + 1):
         for i in range(k):
@@ -446,7 +413,7 @@ def _making(vals: IntArray, n: int, total: int) -> int:
 
 @numba.njit(cache=True)
 def _largest(vals: IntArray, n: int, mask: int) -> int:
-    """The index of the first of the largest values in ``mask`` (``max`` over the combo)."""
+    """The index of the first of the largest values in ``mask``."""
     best = -1
     for i in range(n):
         if (mask >> i) & 1 == 1 and (best < 0 or vals[i] > vals[best]):
@@ -464,16 +431,16 @@ def _total(s: int, me: int, known: IntArray, hidden: IntArray, opener: IntArray)
 
 @numba.njit(cache=True)
 def _spare(
-    hand_vals: IntArray, n: int, skip: int, me: int,
+    vals: IntArray, n: int, skip: int, me: int,
     known: IntArray, hidden: IntArray, opener: IntArray,
 ) -> bool:  # fmt: skip
-    """exact.choose's ``spare``: whether the hand without card ``skip`` still finishes every
-    segment of this player's to TOP."""
+    """Whether the hand ``vals[:n]`` without card ``skip`` still finishes every segment of
+    this player's to TOP."""
     pool = np.empty(max(n, 1), dtype=np.int64)
     m = 0
     for i in range(n):
         if i != skip:
-            pool[m] = hand_vals[i]
+            pool[m] = vals[i]
             m += 1
     for s in EXACT:
         total = _total(s, me, known, hidden, opener)
@@ -491,133 +458,129 @@ def _spare(
 
 
 @numba.njit(cache=True)
-def _exact_choose(
+def exact_move(
     me: int,
-    t: int,
-    hand: IntArray,  # this player's slots, in exact.choose's order
-    n: int,
-    values: IntArray,
-    slot_colour: IntArray,
-    lone_colour: int,  # SUN, MOON or ANY_COLOUR
-    board_pos: IntArray,
+    lone_colour: int,  # the colour the lone 12 must have: SUN, MOON or ANY_COLOUR
+    hand_values: IntArray,  # this player's cards, in any order
+    hand_colours: IntArray,  # SUN or MOON
+    board_position: IntArray,  # per placed card, in play order
     board_seat: IntArray,
-    board_face: IntArray,
-    board_slot: IntArray,
+    board_face: IntArray,  # 1: face up
+    board_value: IntArray,  # read only where this player may know it: face up, or their own
     face_up_left: int,
 ) -> tuple[int, int, int]:
-    """exact.choose: this player's (slot, position, face up) by the convention's priorities."""
+    """The convention's move by its priorities (``exact``'s docstring): (index into the
+    hand, position, face up 1/0). The hand is considered by value, the Moon before the Sun."""
+    n = hand_values.shape[0]
+    hand = np.empty(n, dtype=np.int64)  # indices into the hand, in the convention's order
+    for i in range(n):
+        key = hand_values[i] * 2 + (1 - hand_colours[i])
+        k = i
+        while k > 0 and hand_values[hand[k - 1]] * 2 + (1 - hand_colours[hand[k - 1]]) > key:
+            hand[k] = hand[k - 1]
+            k -= 1
+        hand[k] = i
+    vals = np.empty(max(n, 1), dtype=np.int64)
+    for i in range(n):
+        vals[i] = hand_values[hand[i]]
     cards = np.zeros(SEG, dtype=np.int64)
     known = np.zeros(SEG, dtype=np.int64)
     hidden = np.zeros(SEG, dtype=np.int64)
     opener = np.full(SEG, -1, dtype=np.int64)
-    for i in range(t):
-        p = board_pos[i]
+    for i in range(board_position.shape[0]):
+        p = board_position[i]
         if cards[p] == 0 and board_face[i] == 0:
             opener[p] = board_seat[i]
         cards[p] += 1
         if board_face[i] == 1 or board_seat[i] == me:
-            known[p] += values[board_slot[i]]
+            known[p] += board_value[i]
         else:
             hidden[p] += 1
-    hand_vals = np.empty(max(n, 1), dtype=np.int64)
-    for i in range(n):
-        hand_vals[i] = values[hand[i]]
-    lone_open = cards[LONE] == 0
-    usable = np.empty(max(n, 1), dtype=np.int64)  # indices into hand
-    usable_vals = np.empty(max(n, 1), dtype=np.int64)
-    u = 0
-    for i in range(n):
-        lone_card = hand_vals[i] == TOP and (
-            lone_colour == ANY_COLOUR or slot_colour[hand[i]] == lone_colour
-        )
-        if lone_open and lone_card:
-            return hand[i], LONE, 0
-        usable[u] = i
-        usable_vals[u] = hand_vals[i]
-        u += 1
-    for s in EXACT:  # finish a segment
+    if cards[LONE] == 0:  # the 12 alone on the last segment
+        for i in range(n):
+            colour = hand_colours[hand[i]]
+            if vals[i] == TOP and (lone_colour == ANY_COLOUR or colour == lone_colour):
+                return hand[i], LONE, 0
+    for s in EXACT:  # finish a segment, never with a card your own segments still need
         total = _total(s, me, known, hidden, opener)
         if cards[s] > 0 and 0 <= total < TOP:
             mine = opener[s] == me and hidden[s] == 0
-            for j in range(u):
-                i = usable[j]
-                if hand_vals[i] == TOP - total and (
-                    mine or _spare(hand_vals, n, i, me, known, hidden, opener)
+            for i in range(n):
+                if vals[i] == TOP - total and (
+                    mine or _spare(vals, n, i, me, known, hidden, opener)
                 ):
                     return hand[i], s, 0
     for s in EXACT:  # continue your own
         total = _total(s, me, known, hidden, opener)
         if opener[s] == me and hidden[s] == 0 and 0 <= total < TOP:
-            mask = _making(usable_vals, u, TOP - total)
+            mask = _making(vals, n, TOP - total)
             if mask != 0:
-                return hand[usable[_largest(usable_vals, u, mask)]], s, 0
+                return hand[_largest(vals, n, mask)], s, 0
     empty = -1
     for s in EXACT:
         if cards[s] == 0:
             empty = s
             break
-    if empty >= 0:  # open your own
-        mask = _making(usable_vals, u, TOP)
+    if empty >= 0:  # open your own on the latest empty segment
+        mask = _making(vals, n, TOP)
         if mask != 0:
-            return hand[usable[_largest(usable_vals, u, mask)]], empty, 0
+            return hand[_largest(vals, n, mask)], empty, 0
     if face_up_left > 0:
         for low, high in ((10, TOP), (4, 9)):
-            if empty >= 0:
-                for j in range(u - 1, -1, -1):
-                    if low <= usable_vals[j] <= high:
-                        return hand[usable[j]], empty, 1
-            if low == 10:  # add to a face-up segment, face up
+            if empty >= 0:  # open face up, the largest card first
+                for i in range(n - 1, -1, -1):
+                    if low <= vals[i] <= high:
+                        return hand[i], empty, 1
+            if low == 10:  # add to a face-up segment, face up, below 12
                 for s in EXACT:
                     if cards[s] > 0 and opener[s] < 0:
                         total = _total(s, me, known, hidden, opener)
-                        for j in range(u - 1, -1, -1):
-                            if total >= 0 and total + usable_vals[j] < TOP:
-                                return hand[usable[j]], s, 1
-    for s in EXACT:  # a card nothing else takes, at or below 12
+                        for i in range(n - 1, -1, -1):
+                            if total >= 0 and total + vals[i] < TOP:
+                                return hand[i], s, 1
+    for s in EXACT:  # a card nothing else takes, on a face-up segment at or below 12
         if cards[s] > 0 and opener[s] < 0:
             total = _total(s, me, known, hidden, opener)
-            for j in range(u - 1, -1, -1):
-                if total >= 0 and total + usable_vals[j] <= TOP:
-                    return hand[usable[j]], s, 0
-    return (hand[usable[0]] if u > 0 else hand[0]), REST, 0
+            for i in range(n - 1, -1, -1):
+                if total >= 0 and total + vals[i] <= TOP:
+                    return hand[i], s, 0
+    return hand[0], REST, 0  # else the smallest card, face down on the first segment read
 
 
 @numba.njit(cache=True)
 def _exact_first_legal(
     me: int,
-    t: int,
     slots: IntArray,  # the cards this player may play now, as slots of the deal
-    n: int,
     values: IntArray,
     slot_colour: IntArray,
     lone_colour: int,
-    board_pos: IntArray,
+    board_position: IntArray,
     board_seat: IntArray,
     board_face: IntArray,
-    board_slot: IntArray,
+    board_value: IntArray,
     face_up_left: int,
     first_position: int,  # where the clock's first_cards rule puts this card; -1: anywhere
 ) -> tuple[int, int, int]:
-    """The first move of exact.ranked the referee accepts: ``_exact_choose``'s, unless a
-    first_cards rule sends this card elsewhere; then the first card of the hand (Moon before
-    Sun, then by value) face down where the rule says."""
-    hand = np.empty(max(n, 1), dtype=np.int64)
-    for i in range(n):  # exact.choose's order: by value, the Moon before the Sun
-        key = values[slots[i]] * 2 + (1 - slot_colour[slots[i]])
-        k = i
-        while k > 0 and values[hand[k - 1]] * 2 + (1 - slot_colour[hand[k - 1]]) > key:
-            hand[k] = hand[k - 1]
-            k -= 1
-        hand[k] = slots[i]
-    slot, p, face_up = _exact_choose(
-        me, t, hand, n, values, slot_colour, lone_colour,
-        board_pos, board_seat, board_face, board_slot, face_up_left,
+    """The first move of exact.ranked the referee accepts, as (slot, position, face up):
+    :func:`exact_move`'s, unless a first_cards rule sends this card elsewhere; then the first
+    card of the hand in the Card order (Moon before Sun, then by value) face down where the
+    rule says."""
+    n = slots.shape[0]
+    hand_values = np.empty(n, dtype=np.int64)
+    hand_colours = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        hand_values[i] = values[slots[i]]
+        hand_colours[i] = slot_colour[slots[i]]
+    i, p, face_up = exact_move(
+        me, lone_colour, hand_values, hand_colours,
+        board_position, board_seat, board_face, board_value, face_up_left,
     )  # fmt: skip
     if first_position < 0 or p == first_position:
-        return slot, p, face_up
-    best = hand[0]
+        return slots[i], p, face_up
+    best = 0
     for i in range(n):  # the Card order: colour letter (M before S), then value
-        s = hand[i]
-        if (1 - slot_colour[s]) * 100 + values[s] < (1 - slot_colour[best]) * 100 + values[best]:
-            best = s
-    return best, first_position, 0
+        if (1 - hand_colours[i]) * 100 + hand_values[i] < (
+            (1 - hand_colours[best]) * 100 + hand_values[best]
+        ):
+            best = i
+    return slots[best], first_position, 0

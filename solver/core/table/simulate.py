@@ -36,10 +36,10 @@ from rules.referee import check_move
 from rules.seats import Seats
 from rules.validate import passes
 
-from .agents import MISREAD_SHARE, MOST_SLIP_RATE, rank_moves, slip_of, slipped_moves
-from .agents_fast import pack, play_many
+from .agents import MOST_SLIP_RATE, rank_moves, slip_of, slipped_moves
+from .agents_fast import CARDS_IN_PLAY, MISREAD_SHARE, play_many
 from .plans import Plan
-from .table_rules import CARDS_IN_PLAY, TableRules, rules_for
+from .table_rules import TableRules, pack, rules_for
 from .view import PublicMove, View
 
 Engine = Literal["auto", "compiled", "reference"]
