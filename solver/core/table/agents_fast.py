@@ -45,34 +45,12 @@ def _belief(target: float, before: float, w: float) -> float:
     return w * need + (1.0 - w) * AVERAGE_CARD
 
 
-@numba.njit(cache=True)
-def _play_one(
-    values: IntArray,  # [12] card value per dealing slot
-    slot_colour: IntArray,  # [12]
-    slot_seat: IntArray,  # [12]
-    slot_extra: IntArray,  # [12] 1 = the 2-player set of 2
-    ints: IntArray,
-    floats: FloatArray,
-    allowed: IntArray,
-    scalars: FloatArray,
-    info: IntArray,
-    face_up_budget: int,
-    moves_out: IntArray,  # [12, 4] seat, slot, position, face_up
-    slip_rate: float,
-    slips: FloatArray,  # [12, 3] the three uniform numbers of each decision (agents.slip_of)
-) -> bool:
-    min_count, max_count = ints[0], ints[1]
-    min_sun, max_sun, min_moon, max_moon = ints[2], ints[3], ints[4], ints[5]
-    sole = ints[6]
-    forbidden, one_colour, equal_next = ints[7], ints[8], ints[9]
-    targets, vmin, vmax, band_lo, band_hi = floats[0], floats[1], floats[2], floats[3], floats[4]
-    lone_floor = floats[5]
-    w, order_w, open_bonus = scalars[0], scalars[1], scalars[2]
-    threshold, band_w, cap = scalars[3], scalars[4], scalars[5]
-    players, opener, n_first = info[0], info[1], info[4]
-    exact_colour = info[6]  # TableRules.exact_colour: -1 unless the plan is exact
-
-    # Each seat's dealing slots sorted the way a player looks at their hand.
+@numba.njit(cache=True, inline="always")
+def _hands(
+    values: IntArray, slot_colour: IntArray, slot_seat: IntArray, players: int
+) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Each seat's dealing slots sorted the way a player looks at their hand
+    (``agents.hand_order``), how many, and each seat's Suns and Moons."""
     order = np.empty((players, MAX_HAND), dtype=np.int64)
     n_slots = np.zeros(players, dtype=np.int64)
     seat_suns = np.zeros(players, dtype=np.int64)
@@ -93,9 +71,256 @@ def _play_one(
             seat_suns[seat] += 1
         else:
             seat_moons[seat] += 1
-    total_suns = seat_suns.sum()
-    total_moons = seat_moons.sum()
+    return order, n_slots, seat_suns, seat_moons
 
+
+@numba.njit(cache=True, inline="always")
+def _misread(
+    est: FloatArray, me: int, t: int,
+    board_pos: IntArray, board_seat: IntArray, board_face: IntArray, u: float,
+) -> None:  # fmt: skip
+    """A misread slip (``agents.slip_of``): this player reads the ``pick // 2``-th face-down
+    card another player placed ±SLIP_MISREAD off; with none on the board, nothing slips."""
+    n_hidden = 0
+    for i in range(t):
+        if board_face[i] == 0 and board_seat[i] != me:
+            n_hidden += 1
+    if n_hidden > 0:
+        pick = int(u * 2 * n_hidden)
+        k = pick // 2
+        for i in range(t):
+            if board_face[i] == 0 and board_seat[i] != me:
+                if k == 0:
+                    error = SLIP_MISREAD if pick % 2 == 0 else -SLIP_MISREAD
+                    est[board_pos[i]] = est[board_pos[i]] + error
+                    break
+                k -= 1
+
+
+@numba.njit(cache=True, inline="always")
+def _count_left(
+    left: IntArray, t: int, me: int,
+    seat_suns: IntArray, seat_moons: IntArray, used_suns: IntArray, used_moons: IntArray,
+) -> None:  # fmt: skip
+    """Fill ``left`` for :func:`_tier`: the cards in play after this move, their Suns and
+    Moons, and this player's cards after it, Suns and Moons (this card still counted)."""
+    left[0] = CARDS_IN_PLAY - t - 1
+    left[1] = seat_suns.sum() - used_suns.sum()
+    left[2] = seat_moons.sum() - used_moons.sum()
+    left[3] = seat_suns[me] + seat_moons[me] - used_suns[me] - used_moons[me] - 1
+    left[4] = seat_suns[me] - used_suns[me]
+    left[5] = seat_moons[me] - used_moons[me]
+
+
+@numba.njit(cache=True, inline="always")
+def _tier(
+    p: int, me: int, t: int, v: int, is_sun: bool,
+    ints: IntArray, allowed: IntArray, info: IntArray,
+    cnt: IntArray, suns: IntArray, moons: IntArray, left: IntArray,
+) -> int:  # fmt: skip
+    """``agents._candidates``' tier of this card at position ``p``: 3 illegal, 2 overfills,
+    1 breaks ownership or feasibility (``agents._still_reachable``), 0 follows the plan.
+    ``left``: the cards in play after this move, its Suns, its Moons, then this player's."""
+    min_count, max_count = ints[0], ints[1]
+    min_sun, max_sun, min_moon, max_moon = ints[2], ints[3], ints[4], ints[5]
+    sole, forbidden, one_colour = ints[6], ints[7], ints[8]
+    if t < info[4] and info[2 + t] != p:
+        return 3
+    if (
+        cnt[p] >= max_count[p]
+        or (is_sun and suns[p] >= max_sun[p])
+        or ((not is_sun) and moons[p] >= max_moon[p])
+        or (forbidden[p] >> v) & 1 == 1
+        or (one_colour[p] == 1 and (moons[p] if is_sun else suns[p]) > 0)
+    ):
+        return 2
+    if allowed[p, me] == 0:
+        return 1
+    need = 0
+    need_s = 0
+    need_m = 0
+    mine = 0
+    mine_s = 0
+    mine_m = 0
+    for q in range(SEG):
+        c = cnt[q] + (1 if q == p else 0)
+        ss = suns[q] + (1 if (q == p and is_sun) else 0)
+        mm = moons[q] + (1 if (q == p and not is_sun) else 0)
+        dc = max(0, min_count[q] - c)
+        ds = max(0, min_sun[q] - ss)
+        dm = max(0, min_moon[q] - mm)
+        need += dc
+        need_s += ds
+        need_m += dm
+        if sole[q] == me:
+            mine += dc
+            mine_s += ds
+            mine_m += dm
+    sun_i = 1 if is_sun else 0
+    ok = (
+        need <= left[0]
+        and need_s <= left[1] - sun_i
+        and need_m <= left[2] - (1 - sun_i)
+        and mine <= left[3]
+        and mine_s <= left[4] - sun_i
+        and mine_m <= left[5] - (1 - sun_i)
+    )
+    return 0 if ok else 1
+
+
+@numba.njit(cache=True, inline="always")
+def _order_penalty(
+    p: int, e_new: float, cnt: IntArray, est: FloatArray,
+    floats: FloatArray, cap: float, equal_next: IntArray,
+) -> float:  # fmt: skip
+    """``agents._order_penalty``: the rising order, the cap, the value ranges, equal
+    neighbours."""
+    vmax, lone_floor = floats[2], floats[5]
+    pen = 0.0
+    prev = 0.0
+    has_prev = False
+    for q in range(SEG):
+        if q == p:
+            x = e_new
+        elif cnt[q] > 0:
+            x = est[q]
+        elif lone_floor[q] > 0.0:
+            x = lone_floor[q]  # an empty lone segment counts as its floor
+        else:
+            continue
+        if has_prev:
+            pen = pen + max(0.0, prev - x)
+        pen = pen + max(0.0, x - cap)
+        pen = pen + max(0.0, x - vmax[q])
+        prev = x
+        has_prev = True
+    for q in range(SEG):  # equal neighbours, both with cards
+        n = (q + 1) % SEG
+        if equal_next[q] == 1 and (q == p or cnt[q] > 0) and (n == p or cnt[n] > 0):
+            a = e_new if q == p else est[q]
+            b = e_new if n == p else est[n]
+            pen = pen + abs(a - b)
+    return pen
+
+
+@numba.njit(cache=True, inline="always")
+def _misses_lone(
+    p: int, v: int, e_new: float, cnt: IntArray, est: FloatArray, lone_floor: FloatArray
+) -> bool:
+    """``agents._misses_lone``: whether this move breaks the lone-segment convention."""
+    miss = v < lone_floor[p]
+    for q in range(p + 1, SEG):
+        if lone_floor[q] > 0.0:
+            lone_cap = lone_floor[q] if cnt[q] == 0 else max(lone_floor[q], est[q])
+            if e_new > lone_cap:
+                miss = True
+            if cnt[p + 1] > 0 and lone_floor[p + 1] == 0.0 and e_new > est[p + 1]:
+                miss = True
+    return miss
+
+
+@numba.njit(cache=True, inline="always")
+def _score(
+    p: int, v: int, cnt: IntArray, est: FloatArray,
+    floats: FloatArray, scalars: FloatArray, equal_next: IntArray,
+) -> float:  # fmt: skip
+    """``agents._candidates``' score of this card at position ``p``."""
+    targets, band_lo, band_hi = floats[0], floats[3], floats[4]
+    e_old = est[p]
+    e_new = e_old + v
+    target = targets[p]
+    gain = abs(target - e_old) - abs(target - e_new)
+    if cnt[p] == 0:
+        gain = gain + scalars[2]
+    band = scalars[4] * (max(0.0, band_lo[p] - v) + max(0.0, v - band_hi[p]))
+    pen = _order_penalty(p, e_new, cnt, est, floats, scalars[5], equal_next)
+    score = gain - scalars[1] * pen - band
+    if _misses_lone(p, v, e_new, cnt, est, floats[5]):
+        score = score - LONE_MISS
+    return score
+
+
+@numba.njit(cache=True, inline="always")
+def _by_targets(
+    free: IntArray, me: int, t: int, values: IntArray, slot_colour: IntArray,
+    ints: IntArray, floats: FloatArray, allowed: IntArray, scalars: FloatArray, info: IntArray,
+    est: FloatArray, cnt: IntArray, suns: IntArray, moons: IntArray, left: IntArray,
+) -> tuple[int, int]:  # fmt: skip
+    """``agents.rank_candidates``' first choice: (slot, position) of the best tier, then the
+    best score, cards in hand order and positions in reading order breaking ties."""
+    best_tier = 99
+    best_score = 0.0
+    best_slot = -1
+    best_p = -1
+    for k in range(free.shape[0]):
+        s = free[k]
+        v = values[s]
+        is_sun = slot_colour[s] == 0
+        for p in range(SEG):
+            tier = _tier(p, me, t, v, is_sun, ints, allowed, info, cnt, suns, moons, left)
+            if tier > best_tier:
+                continue
+            score = _score(p, v, cnt, est, floats, scalars, ints[9])
+            if tier < best_tier or score > best_score:
+                best_tier = tier
+                best_score = score
+                best_slot = s
+                best_p = p
+    return best_slot, best_p
+
+
+@numba.njit(cache=True, inline="always")
+def _resolved(
+    ints: IntArray, floats: FloatArray, cap: float, strict: int,
+    cnt: IntArray, suns: IntArray, moons: IntArray, sums: IntArray, barred: IntArray,
+) -> bool:  # fmt: skip
+    """Whether the clock passes, for the kinds the compiled engine knows (rules.validate is
+    the reference)."""
+    min_count, max_count = ints[0], ints[1]
+    min_sun, max_sun, min_moon, max_moon = ints[2], ints[3], ints[4], ints[5]
+    one_colour, equal_next = ints[8], ints[9]
+    vmin, vmax = floats[1], floats[2]
+    for p in range(SEG):
+        if cnt[p] == 0 or cnt[p] < min_count[p] or cnt[p] > max_count[p]:
+            return False
+        if suns[p] < min_sun[p] or suns[p] > max_sun[p]:
+            return False
+        if moons[p] < min_moon[p] or moons[p] > max_moon[p]:
+            return False
+        if sums[p] > cap or sums[p] < vmin[p] or sums[p] > vmax[p]:
+            return False
+        if barred[p] == 1 or (one_colour[p] == 1 and suns[p] > 0 and moons[p] > 0):
+            return False
+        if p > 0 and (sums[p] < sums[p - 1] or (strict == 1 and sums[p] == sums[p - 1])):
+            return False
+        if equal_next[p] == 1 and sums[p] != sums[(p + 1) % SEG]:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def _play_one(
+    values: IntArray,  # [12] card value per dealing slot
+    slot_colour: IntArray,  # [12]
+    slot_seat: IntArray,  # [12]
+    slot_extra: IntArray,  # [12] 1 = the 2-player set of 2
+    ints: IntArray,
+    floats: FloatArray,
+    allowed: IntArray,
+    scalars: FloatArray,
+    info: IntArray,
+    face_up_budget: int,
+    moves_out: IntArray,  # [12, 4] seat, slot, position, face_up
+    slip_rate: float,
+    slips: FloatArray,  # [12, 3] the three uniform numbers of each decision (agents.slip_of)
+) -> bool:
+    """One game: each turn the player's decision (a slip, the exactly-twelve convention, or
+    the plan's targets), its placement, and the clock's resolution at the end."""
+    forbidden, equal_next = ints[7], ints[9]
+    lone_floor = floats[5]
+    players, opener, n_first = info[0], info[1], info[4]
+    exact_colour = info[6]  # TableRules.exact_colour: -1 unless the plan is exact
+    order, n_slots, seat_suns, seat_moons = _hands(values, slot_colour, slot_seat, players)
     used = np.zeros(CARDS_IN_PLAY, dtype=np.int64)
     pub = np.zeros(SEG)
     adj = np.zeros((players, SEG))
@@ -113,187 +338,48 @@ def _play_one(
     board_face = np.zeros(CARDS_IN_PLAY, dtype=np.int64)
     board_value = np.zeros(CARDS_IN_PLAY, dtype=np.int64)
     free = np.zeros(MAX_HAND, dtype=np.int64)
+    left = np.zeros(6, dtype=np.int64)  # what _tier counts on
 
     for t in range(CARDS_IN_PLAY):
         me = (opener + t) % players
         extras_in = players != 2 or t >= 4
         for p in range(SEG):
             est[p] = pub[p] + adj[me, p]
-        random_move = False
-        if slips[t, 0] < slip_rate:
+        n_free = 0  # the cards this player may play now, in hand order
+        for k in range(n_slots[me]):
+            s = order[me, k]
+            if not (used[s] == 1 or (slot_extra[s] == 1 and not extras_in)):
+                free[n_free] = s
+                n_free += 1
+        first_position = info[2 + t] if t < n_first else -1
+        s, p, exact_face = -1, -1, -1  # exact_face: the convention's face up (1) or down (0)
+        if slips[t, 0] < slip_rate:  # this decision slips (agents.slip_of)
             if slips[t, 1] < MISREAD_SHARE:
-                # Misread the pick // 2-th face-down card another player placed by ±2.
-                n_hidden = 0
-                for i in range(t):
-                    if board_face[i] == 0 and board_seat[i] != me:
-                        n_hidden += 1
-                if n_hidden > 0:
-                    pick = int(slips[t, 2] * 2 * n_hidden)
-                    k = pick // 2
-                    for i in range(t):
-                        if board_face[i] == 0 and board_seat[i] != me:
-                            if k == 0:
-                                error = SLIP_MISREAD if pick % 2 == 0 else -SLIP_MISREAD
-                                est[board_pos[i]] = est[board_pos[i]] + error
-                                break
-                            k -= 1
-            else:
-                random_move = True
-        remaining_after = CARDS_IN_PLAY - t - 1
-        suns_left = total_suns - used_suns.sum()
-        moons_left = total_moons - used_moons.sum()
-        my_cards_after = seat_suns[me] + seat_moons[me] - used_suns[me] - used_moons[me] - 1
-        my_suns = seat_suns[me] - used_suns[me]
-        my_moons = seat_moons[me] - used_moons[me]
-
-        best_tier = 99
-        best_score = 0.0
-        best_slot = -1
-        best_p = -1
-        if random_move:
-            # A uniformly random placeable move: cards in hand order, then positions.
-            n_cards = 0
-            for k in range(n_slots[me]):
-                s = order[me, k]
-                if not (used[s] == 1 or (slot_extra[s] == 1 and not extras_in)):
-                    n_cards += 1
-            per_card = 1 if t < n_first else SEG
-            j = int(slips[t, 2] * (n_cards * per_card))
-            for k in range(n_slots[me]):
-                s = order[me, k]
-                if used[s] == 1 or (slot_extra[s] == 1 and not extras_in):
-                    continue
-                if j < per_card:
-                    best_slot = s
-                    best_p = info[2 + t] if t < n_first else j
-                    break
-                j -= per_card
-        exact_face = -1  # the exactly-twelve convention's face up (1) or down (0)
-        if best_slot < 0 and exact_colour >= 0:
-            n_free = 0
-            for k in range(n_slots[me]):
-                s = order[me, k]
-                if not (used[s] == 1 or (slot_extra[s] == 1 and not extras_in)):
-                    free[n_free] = s
-                    n_free += 1
-            best_slot, best_p, exact_face = _exact_first_legal(
+                _misread(est, me, t, board_pos, board_seat, board_face, slips[t, 2])
+            else:  # a uniformly random placeable move: cards in hand order, then positions
+                per_card = 1 if t < n_first else SEG
+                j = int(slips[t, 2] * (n_free * per_card))
+                s = free[j // per_card]
+                p = first_position if t < n_first else j % per_card
+        if s < 0 and exact_colour >= 0:
+            s, p, exact_face = _exact_first_legal(
                 me, free[:n_free], values, slot_colour, exact_colour,
                 board_pos[:t], board_seat[:t], board_face[:t], board_value[:t], face_up_left,
-                info[2 + t] if t < n_first else -1,
+                first_position,
             )  # fmt: skip
-        for k in range(n_slots[me] if best_slot < 0 else 0):
-            s = order[me, k]
-            if used[s] == 1 or (slot_extra[s] == 1 and not extras_in):
-                continue
-            v = values[s]
-            is_sun = slot_colour[s] == 0
-            for p in range(SEG):
-                tier = 0
-                if t < n_first and info[2 + t] != p:
-                    tier = 3
-                elif (
-                    cnt[p] >= max_count[p]
-                    or (is_sun and suns[p] >= max_sun[p])
-                    or ((not is_sun) and moons[p] >= max_moon[p])
-                    or (forbidden[p] >> v) & 1 == 1
-                    or (one_colour[p] == 1 and (moons[p] if is_sun else suns[p]) > 0)
-                ):
-                    tier = 2
-                elif allowed[p, me] == 0:
-                    tier = 1
-                else:
-                    need = 0
-                    need_s = 0
-                    need_m = 0
-                    mine = 0
-                    mine_s = 0
-                    mine_m = 0
-                    for q in range(SEG):
-                        c = cnt[q] + (1 if q == p else 0)
-                        ss = suns[q] + (1 if (q == p and is_sun) else 0)
-                        mm = moons[q] + (1 if (q == p and not is_sun) else 0)
-                        dc = max(0, min_count[q] - c)
-                        ds = max(0, min_sun[q] - ss)
-                        dm = max(0, min_moon[q] - mm)
-                        need += dc
-                        need_s += ds
-                        need_m += dm
-                        if sole[q] == me:
-                            mine += dc
-                            mine_s += ds
-                            mine_m += dm
-                    sun_i = 1 if is_sun else 0
-                    ok = (
-                        need <= remaining_after
-                        and need_s <= suns_left - sun_i
-                        and need_m <= moons_left - (1 - sun_i)
-                        and mine <= my_cards_after
-                        and mine_s <= my_suns - sun_i
-                        and mine_m <= my_moons - (1 - sun_i)
-                    )
-                    if not ok:
-                        tier = 1
-                if tier > best_tier:
-                    continue
-                e_old = est[p]
-                e_new = e_old + v
-                target = targets[p]
-                gain = abs(target - e_old) - abs(target - e_new)
-                if cnt[p] == 0:
-                    gain = gain + open_bonus
-                band = band_w * (max(0.0, band_lo[p] - v) + max(0.0, v - band_hi[p]))
-                pen = 0.0
-                prev = 0.0
-                has_prev = False
-                for q in range(SEG):
-                    if q == p:
-                        x = e_new
-                    elif cnt[q] > 0:
-                        x = est[q]
-                    elif lone_floor[q] > 0.0:
-                        x = lone_floor[q]  # an empty lone segment counts as its floor
-                    else:
-                        continue
-                    if has_prev:
-                        pen = pen + max(0.0, prev - x)
-                    pen = pen + max(0.0, x - cap)
-                    pen = pen + max(0.0, x - vmax[q])
-                    prev = x
-                    has_prev = True
-                # agents._order_penalty: equal neighbours, both with cards.
-                for q in range(SEG):
-                    n = (q + 1) % SEG
-                    if equal_next[q] == 1 and (q == p or cnt[q] > 0) and (n == p or cnt[n] > 0):
-                        a = e_new if q == p else est[q]
-                        b = e_new if n == p else est[n]
-                        pen = pen + abs(a - b)
-                score = gain - order_w * pen - band
-                # agents._misses_lone: the lone-segment convention (plans.Plan.lone).
-                miss = v < lone_floor[p]
-                for q in range(p + 1, SEG):
-                    if lone_floor[q] > 0.0:
-                        lone_cap = lone_floor[q] if cnt[q] == 0 else max(lone_floor[q], est[q])
-                        if e_new > lone_cap:
-                            miss = True
-                        if cnt[p + 1] > 0 and lone_floor[p + 1] == 0.0 and e_new > est[p + 1]:
-                            miss = True
-                if miss:
-                    score = score - LONE_MISS
-                if tier < best_tier or score > best_score:
-                    best_tier = tier
-                    best_score = score
-                    best_slot = s
-                    best_p = p
-
-        s = best_slot
-        p = best_p
+        if s < 0:
+            _count_left(left, t, me, seat_suns, seat_moons, used_suns, used_moons)
+            s, p = _by_targets(
+                free[:n_free], me, t, values, slot_colour, ints, floats, allowed, scalars,
+                info, est, cnt, suns, moons, left,
+            )  # fmt: skip
         v = values[s]
-        b = _belief(targets[p], pub[p], w)
+        b = _belief(floats[0][p], pub[p], scalars[0])
         face_up = exact_face == 1 or (
             exact_face < 0
             and face_up_left > 0
             and (
-                abs(v - b) >= threshold
+                abs(v - b) >= scalars[3]
                 or lone_floor[p] > 0.0
                 or equal_next[p] == 1
                 or equal_next[(p - 1) % SEG] == 1
@@ -324,24 +410,7 @@ def _play_one(
         else:
             moons[p] += 1
             used_moons[me] += 1
-
-    # Resolution for the kinds the compiled engine knows (rules.validate is the reference).
-    for p in range(SEG):
-        if cnt[p] == 0 or cnt[p] < min_count[p] or cnt[p] > max_count[p]:
-            return False
-        if suns[p] < min_sun[p] or suns[p] > max_sun[p]:
-            return False
-        if moons[p] < min_moon[p] or moons[p] > max_moon[p]:
-            return False
-        if sums[p] > cap or sums[p] < vmin[p] or sums[p] > vmax[p]:
-            return False
-        if barred[p] == 1 or (one_colour[p] == 1 and suns[p] > 0 and moons[p] > 0):
-            return False
-        if p > 0 and (sums[p] < sums[p - 1] or (info[5] == 1 and sums[p] == sums[p - 1])):
-            return False
-        if equal_next[p] == 1 and sums[p] != sums[(p + 1) % SEG]:
-            return False
-    return True
+    return _resolved(ints, floats, scalars[5], info[5], cnt, suns, moons, sums, barred)
 
 
 @numba.njit(cache=True, parallel=True)
@@ -458,7 +527,7 @@ def _spare(
 
 
 @numba.njit(cache=True)
-def exact_move(
+def exact_move(  # noqa: C901 - one branch per priority
     me: int,
     lone_colour: int,  # the colour the lone 12 must have: SUN, MOON or ANY_COLOUR
     hand_values: IntArray,  # this player's cards, in any order

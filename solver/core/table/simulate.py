@@ -136,7 +136,7 @@ def slips_of_kind(
     """``slips`` (from :func:`draw_slips`) where every slip is of one ``kind``: a decision
     slips exactly when it did, and a slip that was of the other kind becomes one of this
     (``agents.slip_of``'s second number moved into that kind's share). At the slip rate
-    times that kind's share of the mix (``agents.MISREAD_SHARE`` for misreads), each kind
+    times that kind's share of the mix (``agents_fast.MISREAD_SHARE`` for misreads), each kind
     alone slips as often as it does in the mix: what each kind costs."""
     out = slips.copy()
     if kind == "misread":
