@@ -1,9 +1,16 @@
 """Rooms stay small: no module over MAX_MODULE_LINES in ``campaigns/`` or ``solver/`` and no
 function over MAX_FUNCTION_LINES anywhere in the project's packages.
 
-The exemptions, counted: the numba kernels (one long loop each is how numba runs fast, and
-their pure-Python twins in ``agents.py`` are the readable reference) and ``models.py`` (one
-Django app, one models module). Migrations are generated.
+The exemptions, counted:
+
+- the oracle's numba kernel (``compiled_kernel.py``), from both limits: one long loop each is
+  how numba runs fast;
+- the compiled players (``agents_fast.py``), from the module limit only: numba caches a
+  kernel by its own file, so the game loop and every helper it calls (the exactly-twelve
+  convention's one home among them) share one module; its functions keep the limit;
+- ``models.py`` (one Django app, one models module).
+
+Migrations are generated.
 """
 
 from __future__ import annotations
@@ -18,8 +25,8 @@ MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 120
 PACKAGES = ("accounts", "campaigns", "config", "ops", "rules", "scripts", "solver")
 SIZED = ("campaigns", "solver")  # the packages whose modules are held to MAX_MODULE_LINES
-KERNELS = {"solver/core/oracle/compiled_kernel.py", "solver/core/table/agents_fast.py"}
-EXEMPT_MODULES = KERNELS | {"campaigns/models.py"}
+KERNELS = {"solver/core/oracle/compiled_kernel.py"}  # exempt from the function limit
+EXEMPT_MODULES = KERNELS | {"solver/core/table/agents_fast.py", "campaigns/models.py"}
 
 
 def _modules(packages: tuple[str, ...]) -> list[Path]:

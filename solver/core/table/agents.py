@@ -29,19 +29,10 @@ from rules.cards import Card, Colour
 from rules.layout import Move
 
 from . import exact
+from .agents_fast import CARDS_IN_PLAY, LONE_MISS, MISREAD_SHARE, MOON, SLIP_MISREAD, SUN
 from .plans import SEGMENTS
-from .table_rules import (
-    CARDS_IN_PLAY,
-    MOON,
-    SUN,
-    TableRules,
-    rules_for,
-)
+from .table_rules import TableRules, rules_for
 from .view import View
-
-# What breaking the lone-segment convention costs a move (``_misses_lone``): more than any
-# score, so such a move comes after every other move that keeps the plan.
-LONE_MISS = 1000.0
 
 
 def colour_index(colour: Colour) -> int:
@@ -269,8 +260,8 @@ def _still_reachable(
 
 # --- Slips ---------------------------------------------------------------------------------
 
-SLIP_MISREAD = 2.0  # how far off a misread face-down card is, either way
-MISREAD_SHARE = 0.5  # the share of slips that misread a card; the others play a random move
+# How far off a misread card is (SLIP_MISREAD) and the share of slips that misread a card
+# (MISREAD_SHARE; the others play a random move) are in ``agents_fast``, which reads them.
 MOST_SLIP_RATE = 0.5  # the highest slip rate the commands and the API accept
 
 

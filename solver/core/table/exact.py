@@ -21,25 +21,26 @@ add to a face-up segment, open with 4-9; a card nothing else takes on a face-up 
 keeps at or below 12; else your smallest card face down on the first segment read.
 
 A plan says it with ``Plan.exact`` (``agents.rank_moves`` then ranks by :func:`ranked`).
-Both engines play it: ``agents_fast`` holds the compiled twin of :func:`choose`, and a test
-plays the two game for game.
+The priorities have one home, ``agents_fast.exact_move`` (on arrays, compiled): the compiled
+engine calls it, and :func:`choose` hands it this player's View for the reference engine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+
+import numpy as np
+import numpy.typing as npt
 
 from rules.cards import Card, Colour
 from rules.clock import Clock
 from rules.layout import Move
 
+from .agents_fast import ANY_COLOUR, MOON, SUN, TOP, exact_move
 from .plans import Plan, lone_segment, reading_order, rule_params
 from .view import View
-
-TOP = 12  # the lone card, and what every segment read before it ends at
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,18 @@ class Convention:
     def is_lone_card(self, card: Card) -> bool:
         return card.value == TOP and self.colour in (None, card.colour)
 
+    @property
+    def colour_code(self) -> int:
+        """The colour its card must have, as the compiled engine reads it: SUN, MOON or
+        ANY_COLOUR."""
+        if self.colour is None:
+            return ANY_COLOUR
+        return colour_code(self.colour)
+
+
+def colour_code(colour: Colour) -> int:
+    return SUN if colour == Colour.SUN else MOON
+
 
 @lru_cache(maxsize=64)  # a few clocks at a time; every decision asks
 def convention_for(clock: Clock) -> Convention | None:
@@ -93,39 +106,6 @@ def followed(clock: Clock, plan: Plan) -> Convention | None:
     return convention_for(clock) if plan.exact else None
 
 
-@dataclass
-class _Segment:
-    cards: int = 0
-    known: int = 0  # face-up values and this player's own cards
-    hidden: int = 0  # face-down cards of other players
-    opener: int | None = None  # who opened it face down (None: face up, or empty)
-
-
-def _board(view: View) -> dict[int, _Segment]:
-    segments = {s: _Segment() for s in range(1, 7)}
-    for placed, own in zip(view.board, view.own_cards, strict=True):
-        seg = segments[placed.segment]
-        if seg.cards == 0 and not placed.face_up:
-            seg.opener = placed.seat
-        seg.cards += 1
-        if placed.value is not None:
-            seg.known += placed.value
-        elif own is not None:
-            seg.known += own.value
-        else:
-            seg.hidden += 1
-    return segments
-
-
-def _making(cards: Sequence[Card], total: int) -> tuple[Card, ...] | None:
-    """The fewest of ``cards`` that add up to ``total``, or None."""
-    for k in range(1, len(cards) + 1):
-        for combo in combinations(cards, k):
-            if sum(c.value for c in combo) == total:
-                return combo
-    return None
-
-
 def ranked(view: View, convention: Convention) -> list[Move]:
     """:func:`choose`'s move, then every other move of this player face down (cards in hand
     order, segments in reading order), for a referee that refuses it (a placement rule the
@@ -140,74 +120,28 @@ def _face_down(card: Card, segment: int) -> Move:
     return Move(card, segment)  # made once: every decision lists them all
 
 
-def choose(view: View, c: Convention) -> Move:  # noqa: C901 - one branch per priority
-    """This player's move by the convention's priorities (module docstring)."""
-    board = _board(view)
-    me = view.seat
-    hand = sorted(view.hand, key=lambda card: (card.value, card.colour.value))
-    lone_open = board[c.lone].cards == 0
+def choose(view: View, c: Convention) -> Move:
+    """This player's move by the convention's priorities (module docstring), decided by
+    ``agents_fast.exact_move`` from what the View shows: the hand, and each placed card's
+    segment, placer and face where this player may know it (face up, or their own)."""
+    position = {segment: p for p, segment in enumerate(c.order)}
+    seen = [
+        placed.value if placed.value is not None else (own.value if own is not None else 0)
+        for placed, own in zip(view.board, view.own_cards, strict=True)
+    ]
+    index, p, face_up = exact_move(
+        view.seat,
+        c.colour_code,
+        _ints(card.value for card in view.hand),
+        _ints(colour_code(card.colour) for card in view.hand),
+        _ints(position[placed.segment] for placed in view.board),
+        _ints(placed.seat for placed in view.board),
+        _ints(int(placed.face_up) for placed in view.board),
+        _ints(seen),
+        view.face_up_left,
+    )
+    return Move(view.hand[index], c.order[p], bool(face_up))
 
-    def total(s: int) -> int | None:
-        """The segment's total where this player knows it: face up, or theirs."""
-        seg = board[s]
-        if seg.hidden or (seg.opener is not None and seg.opener != me):
-            return None
-        return seg.known
 
-    def mine(s: int) -> bool:
-        return board[s].opener == me and not board[s].hidden
-
-    def spare(rest: list[Card]) -> bool:
-        """Whether ``rest`` still finishes every segment of this player's to TOP."""
-        pool = list(rest)
-        for s in c.exact:
-            known = total(s)
-            if mine(s) and known is not None and known < TOP:
-                combo = _making(pool, TOP - known)
-                if combo is None:
-                    return False
-                for card in combo:
-                    pool.remove(card)
-        return True
-
-    usable = [card for card in hand if not (lone_open and c.is_lone_card(card))]
-    if lone_open:
-        for card in hand:
-            if c.is_lone_card(card):
-                return Move(card, c.lone)
-    for s in c.exact:  # finish a segment
-        known = total(s)
-        if board[s].cards and known is not None and known < TOP:
-            for card in usable:
-                if card.value == TOP - known and (mine(s) or spare([x for x in hand if x != card])):
-                    return Move(card, s)
-    for s in c.exact:  # continue your own
-        known = total(s)
-        if mine(s) and known is not None and known < TOP:
-            combo = _making(usable, TOP - known)
-            if combo:
-                return Move(max(combo, key=lambda card: card.value), s)
-    empty = [s for s in c.exact if board[s].cards == 0]
-    if empty:  # open your own
-        combo = _making(usable, TOP)
-        if combo:
-            return Move(max(combo, key=lambda card: card.value), empty[0])
-    face_up = [s for s in c.exact if board[s].cards and board[s].opener is None]
-    if view.face_up_left > 0:
-        for low, high in ((10, TOP), (4, 9)):
-            if empty:
-                for card in reversed(usable):
-                    if low <= card.value <= high:
-                        return Move(card, empty[0], True)
-            if low == 10:  # add to a face-up segment, face up
-                for s in face_up:
-                    known = total(s)
-                    for card in reversed(usable):
-                        if known is not None and known + card.value < TOP:
-                            return Move(card, s, True)
-    for s in face_up:  # a card nothing else takes, at or below 12
-        known = total(s)
-        for card in reversed(usable):
-            if known is not None and known + card.value <= TOP:
-                return Move(card, s)
-    return Move((usable or hand)[0], c.rest)
+def _ints(numbers: Iterable[int]) -> npt.NDArray[np.int64]:
+    return np.fromiter(numbers, dtype=np.int64)

@@ -36,10 +36,10 @@ from rules.referee import check_move
 from rules.seats import Seats
 from rules.validate import passes
 
-from .agents import MISREAD_SHARE, MOST_SLIP_RATE, rank_moves, slip_of, slipped_moves
-from .agents_fast import pack, play_many
+from .agents import MOST_SLIP_RATE, rank_moves, slip_of, slipped_moves
+from .agents_fast import CARDS_IN_PLAY, MISREAD_SHARE, play_many
 from .plans import Plan
-from .table_rules import CARDS_IN_PLAY, TableRules, rules_for
+from .table_rules import TableRules, pack, rules_for
 from .view import PublicMove, View
 
 Engine = Literal["auto", "compiled", "reference"]
@@ -136,7 +136,7 @@ def slips_of_kind(
     """``slips`` (from :func:`draw_slips`) where every slip is of one ``kind``: a decision
     slips exactly when it did, and a slip that was of the other kind becomes one of this
     (``agents.slip_of``'s second number moved into that kind's share). At the slip rate
-    times that kind's share of the mix (``agents.MISREAD_SHARE`` for misreads), each kind
+    times that kind's share of the mix (``agents_fast.MISREAD_SHARE`` for misreads), each kind
     alone slips as often as it does in the mix: what each kind costs."""
     out = slips.copy()
     if kind == "misread":

@@ -8,17 +8,17 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rules.cards import Colour
+import numpy as np
+import numpy.typing as npt
+
 from rules.clock import Clock
 from rules.seats import Seats
 
 from . import exact
+from .agents_fast import CARDS_IN_PLAY
 from .plans import AVERAGE_CARD, SEGMENTS, Plan, equal_positions, reading_order, rule_params
 
-CARDS_IN_PLAY = 12
 UNBOUNDED = 1e9  # stands for "no limit" in sums, so the compiled engine can use floats
-SUN, MOON = 0, 1
-ANY_COLOUR = 2  # TableRules.exact_colour: either colour
 # Rule kinds the compiled engine plays: the simulated players plan for the segment rules
 # (counts, colours, ranges, forbidden values, one colour) and the first cards; for
 # strictly_rising and equal_neighbours they follow targets that keep them
@@ -218,8 +218,48 @@ def _table_rules(clock: Clock, seats: Seats, plan: Plan) -> TableRules:
 
 def _exact_colour(clock: Clock, plan: Plan) -> int:
     convention = exact.followed(clock, plan)
-    if convention is None:
-        return -1
-    if convention.colour is None:
-        return ANY_COLOUR
-    return SUN if convention.colour == Colour.SUN else MOON
+    return -1 if convention is None else convention.colour_code
+
+
+@dataclass(frozen=True)
+class CompiledTable:
+    """TableRules as arrays for the kernel (``agents_fast.play_many``)."""
+
+    ints: npt.NDArray[np.int64]  # rows: see pack
+    floats: npt.NDArray[np.float64]  # rows: targets, vmin, vmax, band_lo, band_hi, lone_floor
+    allowed: npt.NDArray[np.int64]  # [position, seat]
+    scalars: npt.NDArray[np.float64]  # need_weight, order_weight, open_bonus, threshold,
+    # band_weight, cap
+    info: npt.NDArray[np.int64]  # players, opener, first0, first1, n_first, strict, exact_colour
+
+
+def pack(r: TableRules) -> CompiledTable:
+    ints = np.array(
+        [
+            r.min_count,
+            r.max_count,
+            r.min_sun,
+            r.max_sun,
+            r.min_moon,
+            r.max_moon,
+            r.sole_owner,
+            r.forbidden,
+            r.one_colour,
+            r.equal_next,
+        ],
+        dtype=np.int64,
+    )
+    floats = np.array(
+        [r.targets, r.vmin, r.vmax, r.band_lo, r.band_hi, r.lone_floor], dtype=np.float64
+    )
+    allowed = np.array([[1 if a else 0 for a in row] for row in r.allowed], dtype=np.int64)
+    scalars = np.array(
+        [r.need_weight, r.order_weight, r.open_bonus, r.face_up_threshold, r.band_weight, r.cap],
+        dtype=np.float64,
+    )
+    first = list(r.first) + [-1, -1]
+    info = np.array(
+        [r.players, r.opener, first[0], first[1], len(r.first), int(r.strict), r.exact_colour],
+        dtype=np.int64,
+    )
+    return CompiledTable(ints, floats, allowed, scalars, info)

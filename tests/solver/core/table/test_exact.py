@@ -14,10 +14,11 @@ from rules.layout import Move
 from rules.seats import parse_colours
 from solver.core.search.search import recommend
 from solver.core.table.agents import Slip, rank_moves, slipped_moves
+from solver.core.table.agents_fast import SUN
 from solver.core.table.exact import Convention, choose, convention_for
 from solver.core.table.plans import Plan, h_plan
 from solver.core.table.simulate import draw_slips, draw_values, pass_count
-from solver.core.table.table_rules import SUN, rules_for
+from solver.core.table.table_rules import rules_for
 from solver.core.table.view import PublicMove, View
 from solver.core.words import plan_speech
 
