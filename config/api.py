@@ -18,15 +18,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from config.errors import DomainError, LimitReached
+from config.errors import DomainError, LimitReached, NotVisible
 from config.i18n import current_lang
 from rules.errors import RulesError
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, NotVisible):
+        return drf_exception_handler(NotFound(), context)
     if isinstance(exc, LimitReached):
         return Response({"detail": exc.message}, status=exc.status)
     if isinstance(exc, DomainError):

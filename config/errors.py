@@ -3,7 +3,7 @@
 A service refuses a change by raising a ``DomainError`` worded for the person in the active
 language. Forms show ``message`` at ``field``; the API answers ``status`` with
 ``{field: [message]}``. Campaign services (``CampaignError``) and hint services
-(``HintError``, ``HintLimitReached``) subclass it.
+(``HintError``, ``HintLimitReached``) subclass it. ``NotVisible`` is the services' 404.
 """
 
 
@@ -20,6 +20,12 @@ class DomainError(Exception):
     def body(self) -> dict[str, object]:
         """What the API answers with ``status``."""
         return {self.field: [self.message]}
+
+
+class NotVisible(Exception):
+    """What the caller asked for does not exist for them (another group's, a chapter not
+    opened, a hidden definition): the page's and the API's handlers answer 404, as for an
+    object that does not exist, so a service says so without speaking HTTP."""
 
 
 class LimitReached(DomainError):

@@ -14,7 +14,7 @@ from typing import Concatenate, ParamSpec, TypeVar, cast
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.http.request import split_domain_port
 from django.http.response import HttpResponseBase
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -91,3 +91,10 @@ def api_view(
         return drf_api_view(methods)(cast(Callable[Concatenate[Request, _P], _R], view))
 
     return decorate
+
+
+def attachment(body: str | bytes, content_type: str, filename: str) -> HttpResponse:
+    """A file for the browser to save (exports), named ``filename``."""
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -19,10 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.core.handlers.exception import response_for_exception
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 
-from config.errors import DomainError
+from config.errors import DomainError, NotVisible
 from config.http import on_this_site
 from config.i18n import current_lang
 from rules.errors import RulesError
@@ -66,6 +67,8 @@ class RefusalMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if request.path.startswith("/api/"):
             return None
+        if isinstance(exception, NotVisible):
+            return response_for_exception(request, Http404())
         if isinstance(exception, DomainError | RulesError):
             return refused(request, exception)
         return None

@@ -29,7 +29,6 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count, Q
-from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -46,6 +45,7 @@ from campaigns.models import (
     Membership,
 )
 from campaigns.play.state import CampaignState, campaign_state
+from config.errors import NotVisible
 from rules.clock import Clock
 
 CONFIRMED_AT = 3  # groups with no person in common typing the same rules
@@ -100,14 +100,14 @@ def shared_definitions(
     group: Group, clock_id: str, state: CampaignState | None = None
 ) -> list[SharedDefinition]:
     """The definitions of ``clock_id`` that other sharing tables typed themselves, confirmed
-    ones first, then most groups. Http404 when the chapter is not opened; empty when the
+    ones first, then most groups. NotVisible (a 404) when the chapter is not opened; empty when the
     group opts out.
 
     Two queries whatever the number of groups: one aggregate over the latest versions of the
     clock (index ``transcription_community_idx``), one for the definitions themselves; two
     more, for the people behind them, when a definition has ``CONFIRMED_AT`` groups."""
     if not _state(group, state).clock_open(clock_id):
-        raise Http404
+        raise NotVisible
     if not group.share_with_community:
         return []
     typed = Q(adopted=False)
@@ -191,11 +191,11 @@ def independent(groups: list[set[int]], needed: int) -> bool:
 
 
 def shared_definition(group: Group, clock_id: str, fingerprint_: str) -> SharedDefinition:
-    """One definition of the list (what the group may adopt or report), else Http404."""
+    """One definition of the list (what the group may adopt or report), else NotVisible (a 404)."""
     for shared in shared_definitions(group, clock_id):
         if shared.fingerprint == fingerprint_:
             return shared
-    raise Http404
+    raise NotVisible
 
 
 # --- the offer on the group page -----------------------------------------------------------
@@ -223,7 +223,7 @@ def agreement_text(groups: int) -> str:
 
 def adopt(group: Group, clock_id: str, fingerprint_: str, user: User | None) -> ClockTranscription:
     """Take over a definition other tables typed as the group's new version, recorded as
-    adopted. Http404 for a definition the group cannot see (unknown, hidden, another
+    adopted. NotVisible (a 404) for a definition the group cannot see (unknown, hidden, another
     chapter, opted out). The caller checked that the user may write."""
     shared = shared_definition(group, clock_id, fingerprint_)
     check_transcription_limits(user, shared.clock)

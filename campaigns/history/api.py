@@ -16,7 +16,7 @@ from campaigns.access import get_group_for_user
 from campaigns.groups.api import GroupOut
 from campaigns.history import exports, import_jobs
 from campaigns.models import HistoryImport, Session
-from config.http import AuthenticatedRequest, api_view
+from config.http import AuthenticatedRequest, api_view, attachment
 from config.openapi import THROTTLED
 
 
@@ -32,7 +32,9 @@ def export_json(request: AuthenticatedRequest, group_id: int) -> Response:
 @api_view(["GET"])
 def export_csv(request: AuthenticatedRequest, group_id: int) -> HttpResponse:
     group, _membership = get_group_for_user(request.user, group_id)
-    return exports.attempts_csv_download(group)
+    return attachment(
+        exports.attempts_csv(group), "text/csv; charset=utf-8", exports.attempts_csv_name(group)
+    )
 
 
 @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="A session for BG Stats")

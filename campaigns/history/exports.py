@@ -14,7 +14,6 @@ from datetime import time, timedelta
 from typing import Any
 from urllib.parse import quote
 
-from django.http import HttpResponse
 from django.utils import timezone
 
 from campaigns.models import (
@@ -147,11 +146,9 @@ def attempts_csv(group: Group) -> str:
     return writer.getvalue()
 
 
-def attempts_csv_download(group: Group) -> HttpResponse:
-    """``attempts_csv`` as a file to save (the export page and ``GET …/export.csv``)."""
-    response = HttpResponse(attempts_csv(group), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="timekeeper-{group.pk}.csv"'
-    return response
+def attempts_csv_name(group: Group) -> str:
+    """The file name the export page and ``GET …/export.csv`` save ``attempts_csv`` under."""
+    return f"timekeeper-{group.pk}.csv"
 
 
 # BG Stats' documented push-play link (bgstatsapp.com, "Push plays to BG Stats from other

@@ -20,7 +20,7 @@ from campaigns.errors import CampaignError
 from campaigns.forms import ImportForm
 from campaigns.history import exports, import_jobs
 from campaigns.models import HistoryImport, Session
-from config.http import AuthenticatedHttpRequest
+from config.http import AuthenticatedHttpRequest, attachment
 from rules import jsontext
 
 # --- imports --------------------------------------------------------------------------------------
@@ -86,7 +86,9 @@ def export_json(request: AuthenticatedHttpRequest, group_id: int) -> JsonRespons
 @require_GET
 def export_csv(request: AuthenticatedHttpRequest, group_id: int) -> HttpResponse:
     group, _membership = get_group_for_user(request.user, group_id)
-    return exports.attempts_csv_download(group)
+    return attachment(
+        exports.attempts_csv(group), "text/csv; charset=utf-8", exports.attempts_csv_name(group)
+    )
 
 
 @login_required

@@ -19,6 +19,7 @@ from campaigns.definitions.played import played_definition
 from campaigns.definitions.services import MAX_VERSIONS_PER_HOUR, transcribe
 from campaigns.groups.services import add_member, create_group, new_campaign
 from campaigns.models import ClockTranscription, CommunityDefinition, DefinitionReport, Group
+from config.errors import NotVisible
 from rules.canonical import fingerprint
 from rules.clock import Clock
 from rules.errors import RulesError
@@ -261,7 +262,7 @@ def test_a_table_that_opts_out_neither_shares_nor_sees(
         print_of(OTHER_RULES)
     ]
     assert community.shared_definitions(quiet, "2-1") == []
-    with pytest.raises(community.Http404):
+    with pytest.raises(NotVisible):
         community.adopt(quiet, "2-1", print_of(OTHER_RULES), None)
 
 
@@ -391,7 +392,7 @@ def test_a_hidden_definition_is_offered_to_nobody(
     typed(table("A"), RULES)
     community.hide(CommunityDefinition.objects.get(fingerprint=print_of(RULES)))
     assert community.shared_definitions(at_chapter_2, "2-1") == []
-    with pytest.raises(community.Http404):
+    with pytest.raises(NotVisible):
         community.adopt(at_chapter_2, "2-1", print_of(RULES), None)
 
 

@@ -3,23 +3,17 @@ behaviour per test."""
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable
 from datetime import date
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.utils import translation
 
-from campaigns import errors
-from campaigns.definitions import services as definition_services
 from campaigns.definitions.played import played_definition
 from campaigns.definitions.services import transcribe
 from campaigns.errors import CampaignError, error_text
-from campaigns.groups import services as group_services
 from campaigns.groups.services import (
     add_member,
     add_player,
@@ -35,8 +29,6 @@ from campaigns.groups.services import (
     rename_player,
 )
 from campaigns.models import NOTES_LENGTH, Attempt, Campaign, Event, Group, Membership
-from campaigns.play import services as play_services
-from campaigns.play import state as play_state
 from campaigns.play.services import StaleWrite, judge_layout, record_attempt, retrieve, skip, undo
 from campaigns.play.state import NUMBERED_CLOCKS, CampaignState, campaign_state
 from rules.catalogue import get_clock
@@ -672,22 +664,3 @@ def test_the_invite_link_joins_as_a_member(group: Group, charlie: User) -> None:
 def test_joining_again_keeps_ones_role(group: Group, dave: User) -> None:
     join(group, dave)
     assert group.memberships.get(user=dave).role == Membership.Role.VIEWER
-
-
-@pytest.mark.parametrize(
-    "module",
-    [errors, definition_services, group_services, play_services, play_state],
-    ids=lambda module: module.__name__,
-)
-def test_the_services_import_nothing_of_http(module: ModuleType) -> None:
-    """Views and API functions speak HTTP; the services they share raise CampaignError."""
-    assert module.__file__ is not None
-    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
-    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)} | {
-        alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import)
-        for alias in node.names
-    }
-    http = {"django.http", "django.shortcuts", "rest_framework"}
-    assert [m for m in imported if m and m.startswith(tuple(http))] == []
