@@ -1,21 +1,17 @@
-"""The table's own slip rate: pass curves, the estimate and its honesty."""
+"""The table's own slip rate: pass curves (solver.core.table.slip_rate), the estimate
+(campaigns.statistics.table_rate) and its honesty."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from campaigns.statistics.table_rate import LEAST_ATTEMPTS, estimate, rate_step
 from rules.catalogue import get_clock
 from rules.seats import parse_colours
 from solver.core.table.plans import Plan, h_plan
 from solver.core.table.simulate import draw_slips, draw_values, play_compiled
-from solver.core.table.slip_rate import (
-    GRID,
-    LEAST_ATTEMPTS,
-    estimate,
-    pass_curve,
-    rate_step,
-)
+from solver.core.table.slip_rate import GRID, pass_curve
 from solver.core.table.table_rules import rules_for
 
 # Clocks, colour patterns and plans of every table size, whose pass curves differ.
@@ -75,7 +71,7 @@ def test_the_interval_holds_the_true_rate_for_85_of_100_groups(
     for _ in range(100):
         tables = rng.integers(len(TABLES), size=40)
         games = rng.integers(GAMES, size=40)
-        rate = estimate(curves[tables], outcomes[tables, column, games])
+        rate = estimate([(GRID, curves[t]) for t in tables], list(outcomes[tables, column, games]))
         assert rate.interval is not None and rate.hinted_attempts == 40
         held += rate.interval[0] <= true_rate <= rate.interval[1]
     assert held >= 85
@@ -83,20 +79,20 @@ def test_the_interval_holds_the_true_rate_for_85_of_100_groups(
 
 def test_below_eight_attempts_there_is_no_estimate_and_it_says_how_many_more() -> None:
     curve = [1 - rate for rate in GRID]
-    rate = estimate([curve] * (LEAST_ATTEMPTS - 3), [True] * (LEAST_ATTEMPTS - 3))
+    rate = estimate([(GRID, curve)] * (LEAST_ATTEMPTS - 3), [True] * (LEAST_ATTEMPTS - 3))
     assert (rate.slip_rate, rate.interval, rate.hinted_attempts, rate.needed) == (
         None,
         None,
         LEAST_ATTEMPTS - 3,
         3,
     )
-    assert estimate([curve] * LEAST_ATTEMPTS, [True] * LEAST_ATTEMPTS).slip_rate is not None
+    assert estimate([(GRID, curve)] * LEAST_ATTEMPTS, [True] * LEAST_ATTEMPTS).slip_rate is not None
 
 
 def test_failures_raise_the_estimate_and_passes_lower_it() -> None:
     curve = [0.8 * (1 - rate) ** 12 for rate in GRID]
-    failing = estimate([curve] * 20, [False] * 20)
-    passing = estimate([curve] * 20, [True] * 20)
+    failing = estimate([(GRID, curve)] * 20, [False] * 20)
+    passing = estimate([(GRID, curve)] * 20, [True] * 20)
     assert passing.slip_rate is not None and failing.slip_rate is not None
     assert passing.slip_rate < 0.05 < failing.slip_rate
     assert failing.interval is not None and failing.interval[0] < failing.slip_rate
@@ -105,7 +101,7 @@ def test_failures_raise_the_estimate_and_passes_lower_it() -> None:
 
 def test_a_curve_and_its_outcomes_must_pair_up() -> None:
     with pytest.raises(ValueError):
-        estimate([[0.5] * len(GRID)] * 9, [True] * 8)
+        estimate([(GRID, [0.5] * len(GRID))] * 9, [True] * 8)
 
 
 def test_a_rate_goes_to_the_nearest_step() -> None:
