@@ -115,6 +115,11 @@ class HintRequest(models.Model):
     reused_from = models.ForeignKey(
         "self", models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The recommended plan's pass chance at each slip rate (``solver.pass_curves``:
+    # {"rates": [...], "passes": [...]}), what the table's own slip rate is learned from;
+    # {} where none can be computed (no plan, or a clock the compiled engine does not model);
+    # None until it is computed (by the job, or by beat for a hint answered from the book).
+    pass_curve = models.JSONField(null=True, blank=True)
     # Answered from the plan book (a result stored before, for this input or a pattern that
     # is the same game) rather than computed by a job for this row.
     from_plan_book = models.BooleanField(default=False)
