@@ -74,7 +74,7 @@ from campaigns.statistics.figures import (
     UnknownCampaign,
     lower_median,
 )
-from campaigns.statistics.hints import hint_figures
+from campaigns.statistics.hints import hint_figures, table_rate
 from campaigns.winnable import winnable_but_unknown_rules, winnable_failures
 from rules.clock import REBIRTH
 from rules.game import CHAPTERS, chapter_of
@@ -147,6 +147,7 @@ def group_statistics(
         sessions=sessions,
         streaks=_streaks(attempts),
         hints=hint_figures(group, [row["id"] for row in campaigns], scope, players),
+        table=table_rate(group),
         all_campaigns=lines,
         retrievals=retrievals,
         clocks_retrieved=clocks_retrieved,

@@ -94,3 +94,8 @@ def _posterior(curves: Sequence[Curve], passed: npt.NDArray[np.bool_]) -> npt.ND
 def rate_step(rate: float) -> float:
     """The step of STEPS nearest to ``rate``: what a hint plans at for this table."""
     return min(STEPS, key=lambda step: abs(step - rate))
+
+
+def one_in(rate: float) -> int:
+    """``rate`` as "1 card in N" (0.11 → 9), at most 1 in 1000 for a rate near 0."""
+    return min(1000, max(1, round(1 / rate))) if rate > 0 else 1000
