@@ -36,12 +36,19 @@ class HintStatus(models.TextChoices):
     CANCELLED = "cancelled", _("cancelled")
 
 
+class SlipRateSource(models.TextChoices):
+    REQUEST = "request", "request"  # the request gave the rate
+    TABLE = "table", "table"  # the group's own rate (solver.hint_inputs.table_slip_rate)
+    DEFAULT = "default", "default"  # 0.05, every table's
+
+
 # Statuses in which a job still has to run.
 ACTIVE_STATUSES = (HintStatus.QUEUED, HintStatus.RUNNING)
 
 
 class HintRequest(models.Model):
     Status = HintStatus
+    SlipRateSource = SlipRateSource
 
     class Failure(models.TextChoices):
         # What the player is told; `error` keeps the technical detail for the logs.
@@ -88,6 +95,10 @@ class HintRequest(models.Model):
     seed = models.PositiveIntegerField(default=0)
     # The chance that a decision slips in the simulated games (solver.core.table.agents.slip_of).
     slip_rate = models.FloatField(default=0.05)
+    # Why that rate (``solver.hint_inputs.HintInput.slip_rate_source``).
+    slip_rate_source = models.CharField(
+        max_length=8, choices=SlipRateSource.choices, default=SlipRateSource.DEFAULT
+    )
     # The clock's own prior the search starts from (``solver.clock_priors``: genes as
     # ``solver.core.search.clock_prior.genes_to_json`` writes them), as stored when it was asked;
     # None: the table size's prior.
@@ -321,6 +332,7 @@ class HintRequest(models.Model):
         ignored = self.ignored_rules(lang)
         data = {
             **self.result,
+            "slip_rate_source": self.slip_rate_source,
             "ignored_rules": ignored,
             "odds_upper_bound": bool(ignored),
             "words": speech.said(),

@@ -27,6 +27,7 @@ from django_htmx.http import HttpResponseStopPolling
 from campaigns.access import get_group_for_user
 from campaigns.definitions.played import played_definition
 from campaigns.models import Attempt, Group, Membership
+from campaigns.statistics.table_rate import one_in
 from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
 from config.ids import parse_id
@@ -211,6 +212,10 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
             "odds": _pct(result.get("odds")),
             "with_slips": _pct(with_slips) if with_slips is not None and slip_rate else "",
             "every": moves_per_slip(slip_rate),
+            # The table's own rate (hint_inputs.table_slip_rate): say so, as 1 card in N.
+            "table_every": one_in(hint.slip_rate)
+            if hint.slip_rate_source == HintRequest.SlipRateSource.TABLE
+            else 0,
         }
         # Rules in the table's own words the plan does not know: its odds are at most these.
         context["ignored_rules"] = hint.ignored_rules(lang)

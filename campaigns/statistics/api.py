@@ -199,7 +199,7 @@ class StatisticsTableOut(serializers.Serializer):
         allow_null=True,
         help_text="The table's own slip rate (the chance that one of its decisions slips), "
         "learned from every hinted attempt of the group (all campaigns and table sizes, "
-        "whatever the filter): the posterior mean under a prior with median 0.05. Null "
+        "whatever the filter): the posterior median under a prior with median 0.05. Null "
         "below 8 hinted attempts.",
     )
     interval = serializers.ListField(
