@@ -87,8 +87,10 @@ class HintIn(serializers.Serializer):
         required=False,
         allow_null=True,
         help_text="The chance, 0 to 0.5, that a simulated decision slips (half misread a "
-        "face-down card by 2, half play a random move); default 0.05. The search selects "
-        "on the rate with slips.",
+        "face-down card by 2, half play a random move). Default: with `group`, the table's own "
+        "rate (as `table.slip_rate` of the group's statistics) rounded to 0.02, 0.05, 0.08, "
+        "0.12 or 0.18 once it has one; else 0.05. The search selects on the rate with slips; "
+        "`slip_rate_source` says which was used.",
     )
     community = serializers.BooleanField(
         default=True,
@@ -111,9 +113,16 @@ class HintOut(serializers.ModelSerializer):
         help_text="When done: `plan_book` (answered at once from a result stored before, for "
         "these colours or the same game seated another way) or `computed` (solved now).",
     )
+    slip_rate_source = serializers.ChoiceField(
+        choices=["request", "table", "default"],
+        read_only=True,
+        help_text="Why the hint planned at `slip_rate`: `request` (given), `table` (the "
+        "group's own rate, learned from its hinted clocks) or `default` (0.05).",
+    )
     result = serializers.SerializerMethodField(
         help_text="When done: {plan, pass_rate, interval, baseline_rate, odds, games, words, "
-        "lines, details, words_all, partial, definition, slip_rate, pass_rate_with_slips, "
+        "lines, details, words_all, partial, definition, slip_rate, slip_rate_source, "
+        "pass_rate_with_slips, "
         "interval_with_slips, alternatives, ignored_rules, odds_upper_bound}; "
         "`ignored_rules` are the words of the rules the plan does not know (kind "
         "'described'); with any, `odds_upper_bound` is true: the rates and odds are at most "
@@ -133,6 +142,7 @@ class HintOut(serializers.ModelSerializer):
             "names",
             "face_up",
             "slip_rate",
+            "slip_rate_source",
             "base_rules",
             "definition_source",
             "definition_fingerprint",

@@ -15,6 +15,8 @@ from django.utils.translation import ngettext
 from campaigns.definitions.played import played_definition
 from campaigns.models import NAME_LENGTH, Group
 from campaigns.play.state import campaign_state
+from campaigns.statistics.hints import table_rate
+from campaigns.statistics.table_rate import rate_step
 from config.i18n import current_lang
 from rules.catalogue import get_clock
 from rules.clock import Clock
@@ -44,6 +46,9 @@ class HintInput:
     # Not part of the input hash: names change the words, never the plan.
     names: tuple[str, ...] = ()
     slip_rate: float = SLIP_RATE  # the chance that a simulated decision slips
+    # Why that rate: "request" (asked for), "table" (the group's own, ``table_slip_rate``) or
+    # "default" (SLIP_RATE). Not part of the input hash: the rate itself is.
+    slip_rate_source: str = "default"
 
     def input_hash(
         self,
@@ -93,7 +98,8 @@ def parse_input(
     ``base_rules`` skips other tables' definitions. ``face_up`` may be None: the player
     count. ``names`` may be None (the words say "Seat 1"…) or one name per seat
     (``parse_names``).
-    ``slip_rate`` may be None: SLIP_RATE (0.05); otherwise a number from 0 to 0.5.
+    ``slip_rate`` may be None: with a ``group`` whose table has its own rate, that rate
+    (``table_slip_rate``), else SLIP_RATE (0.05); otherwise a number from 0 to 0.5.
     """
     parsed_clock, source, groups = _parse_clock(clock, group, community and not base_rules)
     # Nothing known about the clock's special rules: the base rules, and the hint says so.
@@ -123,6 +129,7 @@ def parse_input(
             "face_up",
         )
     seated = parse_names(names, seats.players)
+    rate, rate_source = _slip_rate(slip_rate, group)
     return HintInput(
         parsed_clock,
         seats,
@@ -131,7 +138,8 @@ def parse_input(
         source,
         groups,
         seated,
-        _slip_rate(slip_rate),
+        rate,
+        rate_source,
     )
 
 
@@ -173,11 +181,22 @@ def parse_names(names: object, players: int) -> tuple[str, ...]:
     return trimmed
 
 
-def _slip_rate(value: object) -> float:
+def table_slip_rate(group: Group) -> float | None:
+    """The rate a hint for ``group`` plans at when the request gives none: the table's own
+    estimate (``campaigns.statistics.hints.table_rate``) rounded to the nearest of a few
+    steps, so that tables with similar rates share plan-book entries; None while the table
+    has too few hinted clocks for an estimate."""
+    estimate = table_rate(group).slip_rate
+    return None if estimate is None else rate_step(estimate)
+
+
+def _slip_rate(value: object, group: Group | None) -> tuple[float, str]:
+    """The slip rate to plan at and why ("request", "table" or "default")."""
     if value is None or value == "":
-        return SLIP_RATE
+        table = None if group is None else table_slip_rate(group)
+        return (SLIP_RATE, "default") if table is None else (table, "table")
     try:
-        return check_slip_rate(float(str(value)))
+        return check_slip_rate(float(str(value))), "request"
     except ValueError:
         raise HintError(
             _("The slip rate is a number from 0 to %(most)s, like 0.05 for a slip every 20 moves.")

@@ -29,7 +29,7 @@ from kombu.exceptions import OperationalError
 from config.celery import app
 from ops.heartbeat import live_nodes, silent_after
 from rules.errors import RulesError
-from solver import clock_priors, plan_book
+from solver import clock_priors, pass_curves, plan_book
 from solver.core.search.search import HintResult, Stage, recommend
 from solver.models import ACTIVE_STATUSES, HintRequest
 from solver.results import result_json, with_ignored_rules
@@ -254,6 +254,11 @@ def run(hint_id: int, task_id: str, redelivered: bool = False, node: str = "") -
         except Exception:  # the hint is still answered; the book misses one entry, no more
             log.exception("Hint %s: not written to the plan book", hint_id)
     _with_retries(store, f"hint {hint_id}: result")
+    try:
+        # After the result: the table sees its hint first; its curve follows in a second.
+        pass_curves.fill(hint_id)
+    except Exception:  # beat fills it later (pass_curves.fill_missing)
+        log.exception("Hint %s: no pass curve yet", hint_id)
 
 
 def _held() -> bool:

@@ -36,12 +36,19 @@ class HintStatus(models.TextChoices):
     CANCELLED = "cancelled", _("cancelled")
 
 
+class SlipRateSource(models.TextChoices):
+    REQUEST = "request", "request"  # the request gave the rate
+    TABLE = "table", "table"  # the group's own rate (solver.hint_inputs.table_slip_rate)
+    DEFAULT = "default", "default"  # 0.05, every table's
+
+
 # Statuses in which a job still has to run.
 ACTIVE_STATUSES = (HintStatus.QUEUED, HintStatus.RUNNING)
 
 
 class HintRequest(models.Model):
     Status = HintStatus
+    SlipRateSource = SlipRateSource
 
     class Failure(models.TextChoices):
         # What the player is told; `error` keeps the technical detail for the logs.
@@ -88,6 +95,10 @@ class HintRequest(models.Model):
     seed = models.PositiveIntegerField(default=0)
     # The chance that a decision slips in the simulated games (solver.core.table.agents.slip_of).
     slip_rate = models.FloatField(default=0.05)
+    # Why that rate (``solver.hint_inputs.HintInput.slip_rate_source``).
+    slip_rate_source = models.CharField(
+        max_length=8, choices=SlipRateSource.choices, default=SlipRateSource.DEFAULT
+    )
     # The clock's own prior the search starts from (``solver.clock_priors``: genes as
     # ``solver.core.search.clock_prior.genes_to_json`` writes them), as stored when it was asked;
     # None: the table size's prior.
@@ -115,6 +126,11 @@ class HintRequest(models.Model):
     reused_from = models.ForeignKey(
         "self", models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The recommended plan's pass chance at each slip rate (``solver.pass_curves``:
+    # {"rates": [...], "passes": [...]}), what the table's own slip rate is learned from;
+    # {} where none can be computed (no plan, or a clock the compiled engine does not model);
+    # None until it is computed (by the job, or by beat for a hint answered from the book).
+    pass_curve = models.JSONField(null=True, blank=True)
     # Answered from the plan book (a result stored before, for this input or a pattern that
     # is the same game) rather than computed by a job for this row.
     from_plan_book = models.BooleanField(default=False)
@@ -316,6 +332,7 @@ class HintRequest(models.Model):
         ignored = self.ignored_rules(lang)
         data = {
             **self.result,
+            "slip_rate_source": self.slip_rate_source,
             "ignored_rules": ignored,
             "odds_upper_bound": bool(ignored),
             "words": speech.said(),

@@ -96,6 +96,7 @@ def request_hint(
         "odds_samples": samples,
         "seed": seed,
         "slip_rate": hint_input.slip_rate,
+        "slip_rate_source": hint_input.slip_rate_source,
         "prior": prior,
         "lang": lang,
         "input_hash": input_hash,
@@ -245,6 +246,7 @@ def retry(hint: HintRequest, user: User) -> tuple[HintRequest, bool]:
         hint.definition_source or "given",
         names=tuple(hint.names or ()),
         slip_rate=hint.slip_rate,
+        slip_rate_source=hint.slip_rate_source,
     )
     return request_hint(
         user,

@@ -38,7 +38,7 @@ from django.db import connection
 
 from config.celery import app
 from ops.heartbeat import node_id, worker_beat
-from solver import jobs
+from solver import jobs, pass_curves
 from solver.core import warm
 from solver.models import HintRequest
 
@@ -65,6 +65,11 @@ def reap_stale_hints() -> list[int]:
 @app.task(name="solver.resend_queued_hints")
 def resend_queued_hints() -> int:
     return jobs.resend_queued()
+
+
+@app.task(name="solver.fill_pass_curves")
+def fill_pass_curves() -> int:
+    return pass_curves.fill_missing()
 
 
 @app.task(name="solver.clean_old_hints")
@@ -236,6 +241,9 @@ def setup_periodic_tasks(sender: Celery, **kwargs: Any) -> None:
     )
     sender.add_periodic_task(RESEND_EVERY, resend_queued_hints.s(), name="hints: resend queued")
     sender.add_periodic_task(CLEAN_EVERY, clean_old_hints.s(), name="hints: clean old results")
+    sender.add_periodic_task(
+        pass_curves.FILL_EVERY, fill_pass_curves.s(), name="hints: fill pass curves"
+    )
     # One slice at a time: a message not taken within its period is dropped.
     sender.add_periodic_task(
         PREFILL_EVERY,

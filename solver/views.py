@@ -27,6 +27,7 @@ from django_htmx.http import HttpResponseStopPolling
 from campaigns.access import get_group_for_user
 from campaigns.definitions.played import played_definition
 from campaigns.models import Attempt, Group, Membership
+from campaigns.statistics.table_rate import one_in
 from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
 from config.ids import parse_id
@@ -223,6 +224,10 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
             "odds": _pct(result.get("odds")),
             "with_slips": bound(_pct(with_slips)) if with_slips is not None and slip_rate else "",
             "every": moves_per_slip(slip_rate),
+            # The table's own rate (hint_inputs.table_slip_rate): say so, as 1 card in N.
+            "table_every": one_in(hint.slip_rate)
+            if hint.slip_rate_source == HintRequest.SlipRateSource.TABLE
+            else 0,
         }
         context["ignored_rules"] = ignored
         plans = offered(result)

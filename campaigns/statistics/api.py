@@ -194,6 +194,28 @@ class StatisticsHintsOut(serializers.Serializer):
     bins = StatisticsHintBinOut(many=True, help_text="Five bins of width 0.2.")
 
 
+class StatisticsTableOut(serializers.Serializer):
+    slip_rate = serializers.FloatField(
+        allow_null=True,
+        help_text="The table's own slip rate (the chance that one of its decisions slips), "
+        "learned from every hinted attempt of the group (all campaigns and table sizes, "
+        "whatever the filter): the posterior median under a prior with median 0.05. Null "
+        "below 8 hinted attempts.",
+    )
+    interval = serializers.ListField(
+        child=serializers.FloatField(),
+        min_length=2,
+        max_length=2,
+        allow_null=True,
+        help_text="Central 90 % credible interval [low, high]; null below 8 hinted attempts.",
+    )
+    hinted_attempts = serializers.IntegerField(
+        help_text="Attempts matched with a finished hint (as in `hints.rated`) whose pass "
+        "curve is computed."
+    )
+    needed = serializers.IntegerField(help_text="How many more are needed for an estimate.")
+
+
 class StatisticsOut(serializers.Serializer):
     scope = StatisticsScopeOut(source="*")
     totals = StatisticsTotalsOut()
@@ -205,6 +227,7 @@ class StatisticsOut(serializers.Serializer):
     sessions = StatisticsSessionOut(many=True)
     streaks = StatisticsStreaksOut()
     hints = StatisticsHintsOut()
+    table = StatisticsTableOut()
 
 
 # --- the views ---------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """A group's statistics: one computation that the statistics page, the API and the CSV read.
 
-``group_statistics(group, campaign, players)`` answers in nine queries whatever the size of
+``group_statistics(group, campaign, players)`` answers in ten queries whatever the size of
 the history (a test counts them at 10 and at 2,000 attempts):
 
 1. the group's campaigns, with how far each has opened the chapters;
@@ -12,7 +12,9 @@ the history (a test counts them at 10 and at 2,000 attempts):
 7. runs of the same outcome (streaks), grouped in the database;
 8. finished hints of the scope with their predicted pass rate and matched outcome (one row
    per hint, binned in Python);
-9. the community figures (a table ``refresh_community`` rewrites; never a scan of others).
+9. the community figures (a table ``refresh_community`` rewrites; never a scan of others);
+10. the table's own slip rate: query 8 over all the group's campaigns and sizes, with each
+    hint's stored pass curve (``hints.table_rate``; the engine never runs here).
 
 Definitions (the public contract of ``GET /api/groups/{id}/statistics/``):
 
@@ -74,7 +76,7 @@ from campaigns.statistics.figures import (
     UnknownCampaign,
     lower_median,
 )
-from campaigns.statistics.hints import hint_figures
+from campaigns.statistics.hints import hint_figures, table_rate
 from campaigns.winnable import winnable_but_unknown_rules, winnable_failures
 from rules.clock import REBIRTH
 from rules.game import CHAPTERS, chapter_of
@@ -147,6 +149,7 @@ def group_statistics(
         sessions=sessions,
         streaks=_streaks(attempts),
         hints=hint_figures(group, [row["id"] for row in campaigns], scope, players),
+        table=table_rate(group),
         all_campaigns=lines,
         retrievals=retrievals,
         clocks_retrieved=clocks_retrieved,

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from campaigns.models import Attempt
+from campaigns.statistics.table_rate import TableRate
 from rules.catalogue import CLOCK_IDS
 from rules.clock import REBIRTH
 from rules.game import BONUS_TOKENS, PLAYER_COUNTS
@@ -209,6 +210,7 @@ class Statistics:
     sessions: list[SessionFigures]
     streaks: Streaks
     hints: HintFigures
+    table: TableRate  # the table's own slip rate, over all its campaigns and sizes
     # For the page: every campaign of the group (the filter and the progress chart) and the
     # Sleeve of Regrets (clocks put back on the stack).
     all_campaigns: list[CampaignLine]

@@ -1,14 +1,17 @@
 """How well the hints foretold the table: query 8 of ``group_statistics`` (see
 ``campaigns.statistics.compute``), the finished hints binned by predicted pass rate against
-the outcomes they were matched with."""
+the outcomes they were matched with; and what those outcomes say about the table's own slip
+rate (``table_rate``, which the solver plans with)."""
 
 from __future__ import annotations
 
-from django.db.models import F, FloatField, OuterRef, Subquery
+from typing import Any
+
+from django.db.models import F, FloatField, OuterRef, QuerySet, Subquery
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 
-from campaigns.models import Attempt, Group
+from campaigns.models import Attempt, Campaign, Group
 from campaigns.statistics.figures import (
     HINT_BINS,
     HINT_MATCH_WINDOW,
@@ -16,13 +19,20 @@ from campaigns.statistics.figures import (
     HintBin,
     HintFigures,
 )
+from campaigns.statistics.table_rate import TableRate, estimate
+
+# Campaign ids: a list, or a query of them (one query less, as a subquery).
+CampaignIds = list[int] | QuerySet[Campaign, Any]
 
 
-def hint_figures(
-    group: Group, group_campaigns: list[int], scope: list[int], players: int | None
-) -> HintFigures:
-    """Query 8: finished hints of the scope's campaigns, binned by predicted pass rate and
-    matched with an outcome (the attempt asked for, else the next one within 24 hours).
+def matched_hints(
+    group: Group, group_campaigns: CampaignIds, scope: CampaignIds, players: int | None
+) -> QuerySet[Any, Any]:
+    """The finished hints of the scope's campaigns, each with its predicted pass rate, the
+    outcome it is matched with (the attempt asked for, else the next attempt at the same
+    clock and table size within 24 hours after the hint finished; None: no attempt) and
+    its pass curve: (rate, outcome, curve) rows. The one link between hints and attempts,
+    for the calibration and for the table's slip rate.
 
     The hints are read through the group's reverse relation: the solver's hint rows point
     at campaigns, and campaigns imports nothing from the solver."""
@@ -44,10 +54,32 @@ def hint_figures(
     )
     if players is not None:
         hints = hints.filter(players=players)
-    rows = hints.annotate(
+    return hints.annotate(
         rate=Cast(KT("result__pass_rate"), FloatField()),
         outcome=Coalesce(F("attempt__outcome"), Subquery(next_attempt)),
-    ).values_list("rate", "outcome")
+    ).values_list("rate", "outcome", "pass_curve")
+
+
+def table_rate(group: Group) -> TableRate:
+    """The table's own slip rate (``table_rate.estimate``), from every hinted attempt of
+    all its campaigns and table sizes whose hint has its pass curve: how the table plays,
+    whatever the filter of the page. Reads the stored curves only, never runs the engine."""
+    campaigns = Campaign.objects.filter(group=group).values("id")
+    curves, passed = [], []
+    for _rate, outcome, curve in matched_hints(group, campaigns, campaigns, None):
+        if outcome is None or not curve:
+            continue
+        curves.append((curve["rates"], curve["passes"]))
+        passed.append(outcome == PASSED)
+    return estimate(curves, passed)
+
+
+def hint_figures(
+    group: Group, group_campaigns: list[int], scope: list[int], players: int | None
+) -> HintFigures:
+    """Query 8: finished hints of the scope's campaigns, binned by predicted pass rate and
+    matched with an outcome (``matched_hints``)."""
+    rows = matched_hints(group, group_campaigns, scope, players)
     figures = HintFigures(
         bins=[
             HintBin(round(b / HINT_BINS, 1), round((b + 1) / HINT_BINS, 1))
@@ -58,7 +90,7 @@ def hint_figures(
     # aggregate would repeat the matching subquery.
     sums: list[list[float]] = [[0, 0.0, 0] for _ in range(HINT_BINS)]  # hints, predicted, passed
     squared = 0.0
-    for rate, outcome in rows:
+    for rate, outcome, _curve in rows:
         figures.asked += 1
         if rate is None or outcome is None:
             continue

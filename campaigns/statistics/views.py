@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
@@ -23,6 +24,7 @@ from campaigns.models import Group
 from campaigns.statistics import charts
 from campaigns.statistics.compute import group_statistics
 from campaigns.statistics.figures import CampaignLine, Statistics, Tally, UnknownCampaign
+from campaigns.statistics.table_rate import TableRate, one_in
 from config.http import AuthenticatedHttpRequest
 
 TEMPLATE = "campaigns/statistics.html"
@@ -111,6 +113,31 @@ def _context(
         "comparisons": comparisons,
         "hardest": charts.hardest_for_us(comparisons),
         "hint_bins": [(b, _percent(b.predicted), _percent(b.actual)) for b in stats.hints.bins],
+        "table_words": table_words(stats.table),
+    }
+
+
+def table_words(table: TableRate) -> str:
+    """The table's own slip rate in plain words, or how many more hinted clocks it needs."""
+    if table.slip_rate is None or table.interval is None:
+        return ngettext(
+            "After %(needed)d more hinted clock, Timekeeper can tell how often your table "
+            "misplaces a card (%(have)d so far).",
+            "After %(needed)d more hinted clocks, Timekeeper can tell how often your table "
+            "misplaces a card (%(have)d so far).",
+            table.needed,
+        ) % {"needed": table.needed, "have": table.hinted_attempts}
+    return ngettext(
+        "Your table plays like one that misplaces about 1 card in %(every)d (between 1 in "
+        "%(rarely)d and 1 in %(often)d), from %(n)d hinted clock.",
+        "Your table plays like one that misplaces about 1 card in %(every)d (between 1 in "
+        "%(rarely)d and 1 in %(often)d), from %(n)d hinted clocks.",
+        table.hinted_attempts,
+    ) % {
+        "every": one_in(table.slip_rate),
+        "rarely": one_in(table.interval[0]),
+        "often": one_in(table.interval[1]),
+        "n": table.hinted_attempts,
     }
 
 

@@ -17,7 +17,8 @@ from rest_framework.test import APIClient
 
 from campaigns import demo
 from campaigns.groups.services import create_group, new_campaign
-from campaigns.models import Campaign, Group, Membership
+from campaigns.models import Attempt, Campaign, Group, Membership
+from solver.models import HintRequest
 
 ApiAs = Callable[[str], APIClient]
 ROLES = ["owner", "member", "viewer", "outsider"]
@@ -65,13 +66,14 @@ FIELDS = {
     "sessions": {"id", "date", "attempts", "passes", "clocks_passed_after", "minutes"},
     "streaks": {"longest_pass", "longest_fail", "current"},
     "hints": {"asked", "rated", "predicted_mean", "actual_rate", "brier", "bins"},
+    "table": {"slip_rate", "interval", "hinted_attempts", "needed"},
 }
 
 
 def test_the_answer_has_exactly_the_documented_fields(played: Group, api_as: ApiAs) -> None:
     data = api_as("owner").get(url(played)).json()
     assert set(data) == {*FIELDS, "by_players", "by_bonus_tokens"}
-    for name in ("scope", "totals", "streaks", "hints"):
+    for name in ("scope", "totals", "streaks", "hints", "table"):
         assert set(data[name]) == FIELDS[name], name
     for name in ("clocks", "chapters", "players", "sessions"):
         assert data[name] and all(set(row) == FIELDS[name] for row in data[name]), name
@@ -112,6 +114,53 @@ def test_the_answer_carries_the_figures(played: Group, campaign: Campaign, api_a
     }
     assert data["streaks"]["current"] == {"outcome": "passed", "length": 1}
     assert [b["from"] for b in data["hints"]["bins"]] == [0.0, 0.2, 0.4, 0.6, 0.8]
+
+
+RATES = [round(i / 50, 2) for i in range(26)]
+CURVE = {"rates": RATES, "passes": [0.8 * (1 - rate) ** 12 for rate in RATES]}
+
+
+def _hinted(attempt: Attempt, user: User, curve: dict[str, Any] | None = CURVE) -> None:
+    """A finished hint asked for ``attempt``, with its pass curve (None: not computed yet)."""
+    HintRequest.objects.create(
+        user=user,
+        group=attempt.campaign.group,
+        campaign=attempt.campaign,
+        attempt=attempt,
+        clock_id=attempt.clock_id,
+        clock_definition={},
+        colours="SSMM/MMSS/SMSM",
+        players=3,
+        face_up=3,
+        input_hash=f"hint-{attempt.pk}",
+        status=HintRequest.Status.DONE,
+        result={"pass_rate": 0.4},
+        pass_curve=curve,
+        finished_at=attempt.created,
+    )
+
+
+def test_a_table_whose_hinted_clocks_fail_slips_more_than_the_default(
+    group: Group, campaign: Campaign, play: Callable[..., Any], alice: User, api_as: ApiAs
+) -> None:
+    for _ in range(10):
+        _hinted(play(campaign, "failed"), alice)
+    _hinted(play(campaign, "failed"), alice, curve=None)  # not counted until beat fills it
+    table = api_as("viewer").get(url(group)).json()["table"]
+    assert table["hinted_attempts"] == 10 and table["needed"] == 0
+    assert table["slip_rate"] > 0.05
+    low, high = table["interval"]
+    assert low < table["slip_rate"] < high
+
+
+def test_below_eight_hinted_clocks_the_table_has_no_rate_and_says_how_many_more(
+    group: Group, campaign: Campaign, play: Callable[..., Any], alice: User, api_as: ApiAs
+) -> None:
+    for outcome in ("failed", "passed", "failed"):
+        _hinted(play(campaign, outcome), alice)
+    play(campaign, "failed")  # no hint: not counted
+    table = api_as("viewer").get(url(group)).json()["table"]
+    assert table == {"slip_rate": None, "interval": None, "hinted_attempts": 3, "needed": 5}
 
 
 def test_filters_by_campaign_and_table_size(played: Group, api_as: ApiAs) -> None:
@@ -256,5 +305,6 @@ def test_the_api_makes_as_many_queries_at_2000_attempts_as_at_10(
 ) -> None:
     small, large = _seeded(alice, 10), _seeded(alice, 2000)
     client = api(alice)
-    # the membership (access to the group), then the computation's nine queries
-    assert _queries(client, url(small)) == _queries(client, url(large)) == 10
+    # the membership (access to the group), the computation's nine queries, then the
+    # table's slip rate
+    assert _queries(client, url(small)) == _queries(client, url(large)) == 11

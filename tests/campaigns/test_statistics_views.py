@@ -171,7 +171,7 @@ def test_the_page_speaks_dutch_and_japanese(played: Group, as_role: AsRole) -> N
     assert "どの時計盤" in client.get(page(played)).content.decode()
 
 
-def test_the_page_makes_at_most_12_queries_on_a_long_history(
+def test_the_page_makes_at_most_13_queries_on_a_long_history(
     alice: User, login: Callable[[User], Client]
 ) -> None:
     demo.seed(1, 2000, seed=5)
@@ -184,7 +184,8 @@ def test_the_page_makes_at_most_12_queries_on_a_long_history(
         with CaptureQueriesContext(connection) as queries:
             response = client.get(page(group), params)
         assert response.status_code == 200
-        assert len(queries.captured_queries) <= 12, [q["sql"][:80] for q in queries]
+        # 12, and one for the table's slip rate
+        assert len(queries.captured_queries) <= 13, [q["sql"][:80] for q in queries]
 
 
 def test_a_group_that_does_not_share_is_told_where_to_change_it(
@@ -261,3 +262,20 @@ def test_every_chart_keeps_its_numbers_as_numbers_in_every_language(
     assert all(f'class="chart {c}"' in html or f'class="{c}"' in html for c in charts)
     assert _not_numbers(html) == []
     assert re.search(r'x1="\d+\.\d+"', html), "a whisker with a decimal is drawn"
+
+
+def test_the_page_says_how_many_more_hinted_clocks_the_table_needs(
+    group: Group, as_role: Callable[[str], Client]
+) -> None:
+    response = as_role("viewer").get(page(group))
+    assert "After 8 more hinted clocks, Timekeeper can tell" in response.content.decode()
+
+
+def test_the_tables_rate_is_said_as_one_card_in_so_many() -> None:
+    from campaigns.statistics.table_rate import TableRate
+    from campaigns.statistics.views import table_words
+
+    assert table_words(TableRate(0.11, (0.07, 0.16), 23, 0)) == (
+        "Your table plays like one that misplaces about 1 card in 9 (between 1 in 14 and "
+        "1 in 6), from 23 hinted clocks."
+    )
