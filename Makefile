@@ -57,7 +57,7 @@ test: lint
 	TIMEKEEPER_VAR_DIR=$(CURDIR)/var/test $(BIN)/pytest -n auto --maxprocesses 4 --dist loadfile
 
 # The tests a change needs first, in a few minutes: no browser, no live worker, no PostgreSQL
-# (tests marked e2e, integration or slow are left out), one pytest per core.
+# (tests marked e2e, integration or slow are left out), one pytest-xdist worker per core.
 test-fast: install
 	$(BIN)/python scripts/test_fast.py
 
