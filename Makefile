@@ -67,12 +67,15 @@ format: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# One pytest per core (at most 4), each with its own test database, var folder and Redis
+# database (tests/per_worker.py); a test file stays on one worker, so the module-wide browser
+# or server of a file is started once.
 test: lint
 	$(BIN)/python manage.py makemigrations --check --dry-run -v 1
-	TIMEKEEPER_VAR_DIR=$(CURDIR)/var/test $(BIN)/pytest
+	TIMEKEEPER_VAR_DIR=$(CURDIR)/var/test $(BIN)/pytest -n auto --maxprocesses 4 --dist loadfile
 
 # The tests a change needs first, in a few minutes: no browser, no live worker, no PostgreSQL
-# (tests marked e2e, integration or slow are left out), one pytest per core.
+# (tests marked e2e, integration or slow are left out), one pytest-xdist worker per core.
 test-fast: install
 	$(BIN)/python scripts/test_fast.py
 
