@@ -20,13 +20,10 @@ def wordings(source: str) -> list[tuple[int, set[str]]]:
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.Dict) or not node.keys:
             continue
-        keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
-        if (
-            len(keys) == len(node.keys)
-            and "en" in keys
-            and all(isinstance(k, str) and len(k) == 2 for k in keys)
-        ):
-            found.append((node.lineno, keys))
+        keys = [k.value for k in node.keys if isinstance(k, ast.Constant)]
+        codes = {k for k in keys if isinstance(k, str) and len(k) == 2}
+        if len(codes) == len(node.keys) and "en" in codes:
+            found.append((node.lineno, codes))
     return found
 
 
