@@ -17,7 +17,6 @@ from typing import Any
 
 import kombu.pools
 import pytest
-from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
@@ -27,6 +26,7 @@ from rest_framework.test import APIClient
 from campaigns.groups.services import create_group
 from campaigns.models import Campaign, Group, Membership
 from config.celery import app as celery_app
+from tests.workers import running_worker
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -158,14 +158,7 @@ def celery_worker(transactional_db: None) -> Iterator[Any]:
     Needs transactional_db: the worker's thread has its own database connection and only
     sees committed rows, just like a worker process in production.
     """
-    with start_worker(
-        celery_app,
-        pool="solo",
-        concurrency=1,
-        perform_ping_check=False,
-        shutdown_timeout=30,
-        loglevel="WARNING",
-    ) as worker:
+    with running_worker(celery_app, shutdown_timeout=30) as worker:
         yield worker
 
 

@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
@@ -26,6 +25,7 @@ from campaigns.groups.services import create_group
 from config.celery import app as celery_app
 from solver.models import HintRequest
 from tests.conftest import use_broker
+from tests.workers import running_worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -71,9 +71,7 @@ def test_while_redis_is_down_the_table_plays_on_and_hints_say_the_solver_is_unre
     group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
     api = Client(headers={"Authorization": f"Token {Token.objects.create(user=alice).key}"})
     page = login(alice)
-    with start_worker(
-        celery_app, pool="solo", concurrency=1, perform_ping_check=False, loglevel="WARNING"
-    ):
+    with running_worker(celery_app):
         asked = api.post("/api/hints/", {**HINT, "face_up": 2}, content_type="application/json")
         assert asked.status_code == 202, asked.content
         assert _done(asked.json()["id"]).status == HintRequest.Status.DONE

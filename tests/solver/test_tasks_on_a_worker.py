@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
@@ -31,6 +30,7 @@ from solver.hint_inputs import parse_input
 from solver.models import HintRequest, PlanBookEntry
 from solver.tasks import run_hint
 from tests.conftest import use_broker
+from tests.workers import running_worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 Status = HintRequest.Status
@@ -488,9 +488,7 @@ def test_broker_down_saves_the_hint_and_runs_it_once_the_broker_is_back(
     own_redis.start()
     HintRequest.objects.filter(pk=hint.pk).update(queued_at=hint.queued_at - jobs.RESEND_AFTER)
     assert jobs.resend_queued() == 1
-    with start_worker(
-        celery_app, pool="solo", concurrency=1, perform_ping_check=False, loglevel="WARNING"
-    ):
+    with running_worker(celery_app):
         assert wait_for(lambda: finished(hint))
     assert hint.status == Status.DONE, hint.error
     assert hint.sent_at is not None
