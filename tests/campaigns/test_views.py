@@ -200,8 +200,8 @@ def test_an_undo_that_names_no_change_undoes_nothing(
     client = as_role("member")
     tap(client, group, "passed")
     tap(client, group, "failed")
-    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-    response = client.post(page(group, "undo/"), {"expected_event": 0}, **headers)
+    headers = {"HX-Request": "true"} if htmx else {}
+    response = client.post(page(group, "undo/"), {"expected_event": 0}, headers=headers)
     # htmx swaps in the fresh board (200) and hears the refusal; a plain form gets 409.
     assert response.status_code == (200 if htmx else 409)
     assert "nothing was undone" in response.content.decode()
