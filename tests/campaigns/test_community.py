@@ -93,14 +93,19 @@ def test_three_tables_typing_the_same_rules_in_any_order_confirm_them(
     ]
 
 
-def test_three_tables_of_one_person_do_not_confirm_their_rules(
-    at_chapter_2: Group, table: Callable[..., Group]
-) -> None:
+def one_persons_three_tables_typed(rules: list[dict[str, Any]]) -> None:
+    """One person (mallory) owns three tables at chapter 2, each typing ``rules`` for 2-1."""
     mallory = User.objects.create_user("mallory")
     for name in ("M1", "M2", "M3"):
         mine = create_group(mallory, name, first_campaign=False)
         new_campaign(mine, start_chapter=2)
-        typed(mine, RULES)
+        typed(mine, rules)
+
+
+def test_three_tables_of_one_person_do_not_confirm_their_rules(
+    at_chapter_2: Group, table: Callable[..., Group]
+) -> None:
+    one_persons_three_tables_typed(RULES)
     (shared,) = community.shared_definitions(at_chapter_2, "2-1")
     assert shared.groups == 3 and not shared.confirmed
     assert shared.to_json()["confirmed"] is False
@@ -112,11 +117,7 @@ def test_the_prefill_fills_only_rules_confirmed_by_people_with_nothing_in_common
 ) -> None:
     from solver.prefill import community_games
 
-    mallory = User.objects.create_user("mallory")
-    for name in ("M1", "M2", "M3"):
-        mine = create_group(mallory, name, first_campaign=False)
-        new_campaign(mine, start_chapter=2)
-        typed(mine, RULES)
+    one_persons_three_tables_typed(RULES)
     assert community_games() == []  # one person's three tables confirm nothing
     for name in ("A", "B", "C"):
         typed(table(name), RULES)
