@@ -102,6 +102,9 @@ class ForgivingRedisCache(RedisCache):
             _unreachable("clear", error)
 
 
+SHARED_TABLE = "timekeeper_cache"  # CACHE_URL=db://: made by every migrate (ops.apps)
+
+
 class SharedDatabaseCache(DatabaseCache):
     """The cache when there is no Redis (``CACHE_URL=db://``, the default with DEBUG off, so
     `make serve`'s two gunicorn processes): Django's database cache, whose table every

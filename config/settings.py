@@ -364,7 +364,7 @@ CACHES = {
         # Its table is made by migrate (ops.apps); a count's row lives as long as its window.
         else {
             "BACKEND": "config.cache.SharedDatabaseCache",
-            "LOCATION": "timekeeper_cache",
+            "LOCATION": "timekeeper_cache",  # config.cache.SHARED_TABLE
             "OPTIONS": {"MAX_ENTRIES": 100_000},
         }
         if CACHE_URL.startswith("db://")

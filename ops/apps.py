@@ -6,11 +6,17 @@ from django.db.models.signals import post_migrate
 
 def make_cache_table(sender: AppConfig, using: str = "default", **kwargs: Any) -> None:
     """The shared cache's table (CACHE_URL=db://), made wherever migrate runs: make run, make
-    serve, restore, the compose entrypoint. Does nothing when the cache is elsewhere or its
-    table exists."""
-    from django.core.management import call_command
+    serve, restore, the compose entrypoint, and a test database, whatever cache the process
+    that migrates uses itself: a database migrated under one setting is served under another
+    (a test database copied for a production-settings process, a host switching CACHE_URL
+    back to db://). Does nothing when the table exists."""
+    from django.core.management.commands.createcachetable import Command
 
-    call_command("createcachetable", database=using, verbosity=0)
+    from config.cache import SHARED_TABLE
+
+    command = Command()
+    command.verbosity = 0  # create_table reads it; handle() would have set it
+    command.create_table(using, SHARED_TABLE, dry_run=False)
 
 
 class OpsConfig(AppConfig):

@@ -165,9 +165,9 @@ def test_a_redo_naming_no_undo_is_refused(campaign: Campaign, alice: User) -> No
 @pytest.mark.parametrize(
     ("tail", "lang", "label"),
     [
-        ("", "en", "Redo “failed” (1-1)"),
-        ("table/", "nl", "“mislukt” opnieuw doen (1-1)"),
-        ("", "ja", "「失敗」をやり直す（1-1）"),
+        ("", "en", "Redo “failed” (1\u20111)"),  # a non-breaking hyphen, as Undo's
+        ("table/", "nl", "“mislukt” opnieuw doen (1\u20111)"),
+        ("", "ja", "「失敗」をやり直す（1\u20111）"),
     ],
 )
 def test_redo_shows_beside_undo_while_there_is_something_to_redo(
