@@ -1,6 +1,6 @@
 """Small answers that say no more than they must: a bad token is a 401 that names the
 scheme; the token page is never cached; an unknown API path is JSON; an expired invite does
-not name its group (tests/campaigns/test_invites.py); logs hide invite tokens and print a
+not name its group (tests/campaigns/groups/test_invites.py); logs hide invite tokens and print a
 refusal once, without a traceback."""
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from campaigns.play.state import campaign_state
 from rules.catalogue import CLOCK_IDS
 
 Status = HistoryImport.Status
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _passes(count: int) -> dict[str, Any]:
@@ -65,7 +65,7 @@ KILLED_IMPORT = """
 import os, signal
 from django.contrib.auth.models import User
 from campaigns.history import import_jobs, imports
-from tests.campaigns.test_history_imports import _passes
+from tests.campaigns.history.test_history_imports import _passes
 imports.IMPORT_BATCH = 2
 write_event, written = imports._import_event, []
 def then_killed(*args, **kwargs):

@@ -121,7 +121,7 @@ def test_an_imported_history_keeps_the_rules_engines_reason_for_a_bad_clock(
 
 def test_a_history_restores_a_rebirth_campaign_as_it_was_played(group: Group, alice: User) -> None:
     """Rebirth after a campaign that attempted all 40 clocks (a lone Rebirth campaign, never
-    unlocked, is refused: tests/campaigns/test_import_limits.py)."""
+    unlocked, is refused: tests/campaigns/history/test_import_limits.py)."""
     history = exports.export_history(group)
     unlocking = history["campaigns"][0]
     unlocking["sessions"] = [{"date": "2026-11-30", "players": [], "notes": ""}]

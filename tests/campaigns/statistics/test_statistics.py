@@ -115,7 +115,7 @@ def test_totals_count_passes_and_failures_not_skips_nor_undone_attempts(
         "skips": 1,
         "clocks_passed": 4,
         "first_try_passes": 1,
-        "failed_winnable": 0,  # no layout was recorded (tests/campaigns/test_winnable.py)
+        "failed_winnable": 0,  # no layout was recorded (tests/campaigns/play/test_winnable.py)
         "failed_winnable_unknown": 0,
         "minutes": 15,
     }
