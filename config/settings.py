@@ -450,6 +450,9 @@ CLOCK_PRIOR_EFFORT = 1.0
 CLOCK_PRIOR_SEARCHES = 4
 # Beat fills the plan book (solver.prefill) while no hint waits; off: only by the command.
 PLAN_BOOK_PREFILL = env_bool("PLAN_BOOK_PREFILL", True)
+# A worker's pool processes (hints, the prefill) run this much nicer than the web: on a shared
+# machine the solver's batch work takes the CPU the pages leave, not the other way round.
+SOLVER_NICE = env_int("SOLVER_NICE", 10, minimum=0, maximum=19)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # A worker writes a heartbeat this often; /healthz counts those seen within 3 periods.

@@ -200,6 +200,21 @@ def _warm_up_before_fork(sender: Any = None, instance: Any = None, **kwargs: Any
 
 
 @worker_process_init.connect
+def _yield_to_the_web(**kwargs: Any) -> None:
+    """A pool process runs the solver's batch work (hints, the prefill) at a lower CPU
+    priority (``SOLVER_NICE``): on the two cores of a table's laptop or a small server, a
+    search that takes every cycle it is given must not make the pages wait. A hint still
+    gets all the CPU the web leaves. Only pool processes: the worker's main process keeps
+    its priority for its heartbeats and the broker."""
+    lower_priority(settings.SOLVER_NICE)
+
+
+def lower_priority(steps: int) -> int:
+    """Make this process ``steps`` nicer (capped by the system at 19); its new niceness."""
+    return os.nice(steps) if steps > 0 else os.nice(0)
+
+
+@worker_process_init.connect
 def _warm_up_in_pool_process(**kwargs: Any) -> None:
     """A pool process whose parent could not warm up for it loads the kernels as it starts:
     in a thread, so that it reports itself up at once (Celery kills a pool process that

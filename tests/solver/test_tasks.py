@@ -3,7 +3,11 @@ periodic tasks. A live worker runs them in test_tasks_on_a_worker.py."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from celery.exceptions import TimeLimitExceeded
@@ -15,6 +19,7 @@ from solver.models import HintRequest
 from solver.tasks import reap_stale_hints, run_hint
 
 Status = HintRequest.Status
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_jobs_are_sent_by_the_name_of_the_task_that_runs_them() -> None:
@@ -47,3 +52,32 @@ def test_the_periodic_tasks_are_scheduled() -> None:
         "solver.clean_old_hints",
         "solver.prefill_plan_book",
     } <= names
+
+
+# A pool process as Celery starts one: Django loaded, then worker_process_init sent.
+POOL_PROCESS_STARTS = """
+import os, django
+django.setup()
+from celery.signals import worker_process_init
+import solver.tasks
+before = os.nice(0)
+worker_process_init.send(sender=None)
+print(before, os.nice(0))
+"""
+
+
+@pytest.mark.parametrize("steps", [10, 0])
+def test_a_pool_process_runs_the_solver_nicer_than_the_web(steps: int) -> None:
+    """The pool processes (hints, the prefill) lower their CPU priority by SOLVER_NICE, so
+    that the pages keep answering while a search takes the rest of the machine."""
+    env = {**os.environ, "SOLVER_NICE": str(steps), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    done = subprocess.run(
+        [sys.executable, "-c", POOL_PROCESS_STARTS],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    before, after = map(int, done.stdout.split()[-2:])
+    assert after == min(19, before + steps)
