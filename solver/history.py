@@ -18,22 +18,26 @@ table as a known result: its ``input_hash`` is no input's, so only its own group
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
-from rest_framework import serializers
 
 from campaigns.errors import CampaignError, error_text
-from campaigns.history.imports import first_error
 from campaigns.history.sections import Positions, Restored
-from campaigns.models import NAME_LENGTH, Event, Group
+from campaigns.models import Event, Group
 from rules.clock import Clock
 from rules.errors import RulesError
 from rules.game import BONUS_TOKENS, PLAYER_COUNTS
 from rules.i18n import LANGUAGES
 from rules.seats import parse_colours
 from solver.core.table.agents import MOST_SLIP_RATE
+from solver.errors import HintError
+from solver.hint_inputs import parse_names
 from solver.models import HintRequest, HintStatus, SlipRateSource
 
 SECTION = "hints"
@@ -49,6 +53,7 @@ MAX_RESULT_CHARS = 100_000
 MAX_DEFINITION_CHARS = 50_000
 MAX_PRIOR_CHARS = 20_000
 MAX_CURVE_POINTS = 200
+ATTEMPTS = (Event.Kind.PASSED, Event.Kind.FAILED)
 
 
 def export_hints(group: Group, positions: Positions) -> list[dict[str, Any]]:
@@ -97,6 +102,15 @@ def _chars(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False))
 
 
+def _too_large(what: str, most: int) -> str:
+    """That the hint's ``what`` (definition, prior or result) is over ``most`` characters."""
+    if what == "definition":
+        return _("The definition is larger than %(n)d characters.") % {"n": most}
+    if what == "prior":
+        return _("The prior is larger than %(n)d characters.") % {"n": most}
+    return _("The result is larger than %(n)d characters.") % {"n": most}
+
+
 def _is_number(value: Any, low: float = 0.0, high: float = 1.0) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and low <= value <= high
 
@@ -105,7 +119,7 @@ def _result_fault(result: dict[str, Any]) -> str | None:
     """What is wrong with a stored result in the keys the pages and statistics read (its
     other keys travel as they are), or None."""
     if _chars(result) > MAX_RESULT_CHARS:
-        return _("The result is larger than %(n)d characters.") % {"n": MAX_RESULT_CHARS}
+        return _too_large("result", MAX_RESULT_CHARS)
     alternatives = result.get("alternatives") or []
     if not isinstance(alternatives, list):
         return _("This is not a result a hint stores.")
@@ -143,133 +157,236 @@ def _curve_fault(curve: dict[str, Any]) -> str | None:
     return _("A pass curve is rates and passes, as many of each, from 0 to 1.")
 
 
-class HintIn(serializers.Serializer):
-    """One exported hint (``export_hints``); what may be left out has its default."""
+class _Fault(Exception):
+    """A field of a hint that is not valid: its name and what is wrong."""
 
-    campaign = serializers.IntegerField(min_value=0, allow_null=True, default=None)
-    attempt = serializers.IntegerField(min_value=0, allow_null=True, default=None)
-    clock = serializers.CharField(max_length=16)
-    definition = serializers.DictField()
-    base_rules = serializers.BooleanField(default=False)
-    definition_source = serializers.CharField(max_length=10, allow_blank=True, default="")
-    definition_fingerprint = serializers.CharField(max_length=16, allow_blank=True, default="")
-    colours = serializers.CharField(max_length=40)
-    players = serializers.IntegerField(min_value=PLAYER_COUNTS[0], max_value=PLAYER_COUNTS[-1])
-    names = serializers.ListField(
-        child=serializers.CharField(max_length=NAME_LENGTH),
-        max_length=PLAYER_COUNTS[-1],
-        default=list,
-    )
-    face_up = serializers.IntegerField(min_value=0, max_value=PLAYER_COUNTS[-1] + BONUS_TOKENS)
-    effort = serializers.FloatField(min_value=0, max_value=1_000, default=1.0)
-    odds_samples = serializers.IntegerField(
-        min_value=1, max_value=2**31 - 1, allow_null=True, default=None
-    )
-    seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, default=0)
-    slip_rate = serializers.FloatField(min_value=0, max_value=MOST_SLIP_RATE, default=0.05)
-    slip_rate_source = serializers.ChoiceField(
-        choices=SlipRateSource.choices, default=SlipRateSource.DEFAULT
-    )
-    prior = serializers.DictField(allow_null=True, default=None)
-    lang = serializers.ChoiceField(choices=LANGUAGES, default="en")
-    status = serializers.ChoiceField(choices=[status.value for status in ENDED])
-    failure = serializers.ChoiceField(
-        choices=HintRequest.Failure.choices, allow_blank=True, default=""
-    )
-    # The serializer's metaclass takes the fields out of the class, so this is the key
-    # "partial" of the input, not BaseSerializer's flag of the same name.
-    partial = serializers.BooleanField(default=False)  # type: ignore[assignment]
-    from_plan_book = serializers.BooleanField(default=False)
-    result = serializers.DictField(allow_null=True, default=None)
-    pass_curve = serializers.DictField(allow_null=True, default=None)
-    asked = serializers.DateTimeField()
-    started = serializers.DateTimeField(allow_null=True, default=None)
-    finished = serializers.DateTimeField(allow_null=True, default=None)
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
 
-    def validate_definition(self, value: dict[str, Any]) -> dict[str, Any]:
-        if _chars(value) > MAX_DEFINITION_CHARS:
-            raise serializers.ValidationError(
-                _("The definition is larger than %(n)d characters.") % {"n": MAX_DEFINITION_CHARS}
+
+Checker = Callable[[Any], Any]
+
+
+def _whole(low: int, high: int) -> Checker:
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ValueError(
+                _("Expected a whole number from %(low)d to %(high)d.") % {"low": low, "high": high}
             )
+        return value
+
+    return check
+
+
+def _number(low: float, high: float) -> Checker:
+    def check(value: Any) -> float:
+        if not _is_number(value, low, high):
+            raise ValueError(
+                _("Expected a number from %(low)s to %(high)s.") % {"low": low, "high": high}
+            )
+        return value
+
+    return check
+
+
+def _text(most: int) -> Checker:
+    def check(value: Any) -> str:
+        if not isinstance(value, str) or len(value) > most:
+            raise ValueError(_("Expected text of at most %(n)d characters.") % {"n": most})
+        return value
+
+    return check
+
+
+def _choice(*choices: str) -> Checker:
+    def check(value: Any) -> str:
+        if value not in choices:
+            raise ValueError(_("Expected one of: %(choices)s.") % {"choices": ", ".join(choices)})
+        return value
+
+    return check
+
+
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(_("Expected true or false."))
+    return value
+
+
+def _object(most: int, what: str) -> Checker:
+    def check(value: Any) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise ValueError(_("Expected a JSON object."))
+        if _chars(value) > most:
+            raise ValueError(_too_large(what, most))
+        return value
+
+    return check
+
+
+def _moment(value: Any) -> datetime:
+    moment = parse_datetime(value) if isinstance(value, str) else None
+    if moment is None:
+        raise ValueError(_("Expected a date and time (ISO 8601)."))
+    return moment if timezone.is_aware(moment) else timezone.make_aware(moment)
+
+
+def _definition(value: Any) -> dict[str, Any]:
+    checked: dict[str, Any] = _object(MAX_DEFINITION_CHARS, "definition")(value)
+    try:
+        Clock.from_json(checked)
+    except RulesError as error:
+        raise ValueError(error_text(error)) from None
+    return checked
+
+
+def _colours(value: Any) -> str:
+    colours: str = _text(40)(value)
+    try:
+        parse_colours(colours)
+    except RulesError as error:
+        reason = _("These colours are not a table: %(reason)s") % {"reason": error_text(error)}
+        raise ValueError(reason) from None
+    return colours
+
+
+def _names(value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise ValueError(_("Give the names as a list of text, one per seat in play order."))
+    return value
+
+
+def _result(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError(_("Expected a JSON object."))
+    fault = _result_fault(value)
+    if fault:
+        raise ValueError(fault)
+    return value
+
+
+def _curve(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError(_("Expected a JSON object."))
+    fault = _curve_fault(value)
+    if fault:
+        raise ValueError(fault)
+    return value
+
+
+def _or_none(check: Checker) -> Checker:
+    return lambda value: None if value is None else check(value)
+
+
+REQUIRED = object()
+INT_MAX = 2**31 - 1  # a PositiveIntegerField's bound on every database
+# Each field of an exported hint: its default (REQUIRED: none) and its check.
+FIELDS: dict[str, tuple[Any, Checker]] = {
+    "campaign": (None, _or_none(_whole(0, INT_MAX))),
+    "attempt": (None, _or_none(_whole(0, INT_MAX))),
+    "clock": (REQUIRED, _text(16)),
+    "definition": (REQUIRED, _definition),
+    "base_rules": (False, _flag),
+    "definition_source": ("", _text(10)),
+    "definition_fingerprint": ("", _text(16)),
+    "colours": (REQUIRED, _colours),
+    "players": (REQUIRED, _whole(PLAYER_COUNTS[0], PLAYER_COUNTS[-1])),
+    "names": ([], _names),
+    "face_up": (REQUIRED, _whole(0, PLAYER_COUNTS[-1] + BONUS_TOKENS)),
+    "effort": (1.0, _number(0, 1_000)),
+    "odds_samples": (None, _or_none(_whole(1, INT_MAX))),
+    "seed": (0, _whole(0, INT_MAX)),
+    "slip_rate": (0.05, _number(0, MOST_SLIP_RATE)),
+    "slip_rate_source": (SlipRateSource.DEFAULT.value, _choice(*SlipRateSource.values)),
+    "prior": (None, _or_none(_object(MAX_PRIOR_CHARS, "prior"))),
+    "lang": ("en", _choice(*LANGUAGES)),
+    "status": (REQUIRED, _choice(*(status.value for status in ENDED))),
+    "failure": ("", _choice("", *HintRequest.Failure.values)),
+    "partial": (False, _flag),
+    "from_plan_book": (False, _flag),
+    "result": (None, _or_none(_result)),
+    "pass_curve": (None, _or_none(_curve)),
+    "asked": (REQUIRED, _moment),
+    "started": (None, _or_none(_moment)),
+    "finished": (None, _or_none(_moment)),
+}
+
+
+def _check_fields(raw: Any) -> dict[str, Any]:
+    """One exported hint (``export_hints``), field by field; what may be left out has its
+    default, and keys it does not know are ignored. _Fault for the first bad field."""
+    if not isinstance(raw, dict):
+        raise _Fault("", _("Expected a JSON object."))
+    hint = {}
+    for name, (default, check) in FIELDS.items():
+        if name not in raw:
+            if default is REQUIRED:
+                raise _Fault(name, _("This field is required."))
+            hint[name] = list(default) if isinstance(default, list) else default
+            continue
         try:
-            Clock.from_json(value)
-        except RulesError as error:
-            raise serializers.ValidationError(error_text(error)) from None
-        return value
+            hint[name] = check(raw[name])
+        except ValueError as error:
+            raise _Fault(name, str(error)) from None
+    _check_together(hint)
+    return hint
 
-    def validate_colours(self, value: str) -> str:
+
+def _check_together(hint: dict[str, Any]) -> None:
+    """What one hint's fields must say together (the model's constraints among them)."""
+    if parse_colours(hint["colours"]).players != hint["players"]:
+        raise _Fault("colours", _("These colours are for another table size."))
+    if hint["names"]:  # the words name every seat, or none (``parse_names``)
         try:
-            parse_colours(value)
-        except RulesError as error:
-            raise serializers.ValidationError(
-                _("These colours are not a table: %(reason)s") % {"reason": error_text(error)}
-            ) from None
-        return value
-
-    def validate_prior(self, value: dict[str, Any] | None) -> dict[str, Any] | None:
-        if value is not None and _chars(value) > MAX_PRIOR_CHARS:
-            raise serializers.ValidationError(
-                _("The prior is larger than %(n)d characters.") % {"n": MAX_PRIOR_CHARS}
-            )
-        return value
-
-    def validate_result(self, value: dict[str, Any] | None) -> dict[str, Any] | None:
-        fault = None if value is None else _result_fault(value)
-        if fault:
-            raise serializers.ValidationError(fault)
-        return value
-
-    def validate_pass_curve(self, value: dict[str, Any] | None) -> dict[str, Any] | None:
-        fault = None if value is None else _curve_fault(value)
-        if fault:
-            raise serializers.ValidationError(fault)
-        return value
-
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        if parse_colours(data["colours"]).players != data["players"]:
-            raise serializers.ValidationError(
-                {"colours": [_("These colours are for another table size.")]}
-            )
-        if data["face_up"] > data["players"] + BONUS_TOKENS:
-            raise serializers.ValidationError(
-                {"face_up": [_("At most the players plus 3 cards can be face up.")]}
-            )
-        if data["status"] == HintStatus.DONE and data["result"] is None:
-            raise serializers.ValidationError({"result": [_("A finished hint has its result.")]})
-        if data["attempt"] is not None and data["campaign"] is None:
-            raise serializers.ValidationError(
-                {"attempt": [_("An attempt is named within its campaign.")]}
-            )
-        return data
+            parse_names(hint["names"], hint["players"])
+        except HintError as error:
+            raise _Fault("names", error.message) from None
+    if hint["face_up"] > hint["players"] + BONUS_TOKENS:
+        raise _Fault("face_up", _("At most the players plus 3 cards can be face up."))
+    if hint["status"] == HintStatus.DONE and hint["result"] is None:
+        raise _Fault("result", _("A finished hint has its result."))
+    if hint["attempt"] is not None and hint["campaign"] is None:
+        raise _Fault("attempt", _("An attempt is named within its campaign."))
 
 
-class _HintsIn(serializers.Serializer):
-    hints = serializers.ListField(child=HintIn(), max_length=MAX_HINTS)
+def _check_position(hint: dict[str, Any], campaigns: list[dict[str, Any]]) -> None:
+    """The hint's campaign and attempt are there in the history."""
+    if hint["campaign"] is not None and hint["campaign"] >= len(campaigns):
+        raise _Fault(
+            "campaign",
+            _("There is no campaign %(n)d in this history.") % {"n": hint["campaign"]},
+        )
+    if hint["attempt"] is None:
+        return
+    events = campaigns[hint["campaign"]]["history"]
+    position = hint["attempt"]
+    if position >= len(events) or events[position]["event"] not in ATTEMPTS:
+        raise _Fault(
+            "attempt",
+            _("Event %(n)d of the hint's campaign is not an attempt.") % {"n": position},
+        )
 
 
 def check_hints(raw: Any, history: dict[str, Any]) -> list[dict[str, Any]]:
     """The section as uploaded, checked field by field and against the history's campaigns
-    and attempts; CampaignError (field ``history``) naming the first fault."""
-    shape = _HintsIn(data={SECTION: raw})
-    if not shape.is_valid():
-        raise CampaignError(first_error(shape.errors), "history")
-    hints: list[dict[str, Any]] = shape.validated_data[SECTION]
-    campaigns = history["campaigns"]
-    for index, hint in enumerate(hints):
-        where = f"{SECTION}[{index}]"
-        if hint["campaign"] is not None and hint["campaign"] >= len(campaigns):
-            reason = _("There is no campaign %(n)d in this history.") % {"n": hint["campaign"]}
-            raise CampaignError(f"{where}.campaign: {reason}", "history")
-        if hint["attempt"] is None:
-            continue
-        events = campaigns[hint["campaign"]]["history"]
-        position = hint["attempt"]
-        if position >= len(events) or events[position]["event"] not in (
-            Event.Kind.PASSED,
-            Event.Kind.FAILED,
-        ):
-            reason = _("Event %(n)d of the hint's campaign is not an attempt.") % {"n": position}
-            raise CampaignError(f"{where}.attempt: {reason}", "history")
+    and attempts; CampaignError (field ``history``) naming the first fault, as
+    ``hints[3].attempt: …``."""
+    if not isinstance(raw, list):
+        raise CampaignError(f"{SECTION}: {_('Expected a list.')}", "history")
+    if len(raw) > MAX_HINTS:
+        reason = _("At most %(n)d hints.") % {"n": MAX_HINTS}
+        raise CampaignError(f"{SECTION}: {reason}", "history")
+    hints = []
+    for index, item in enumerate(raw):
+        try:
+            hint = _check_fields(item)
+            _check_position(hint, history["campaigns"])
+        except _Fault as fault:
+            where = f"{SECTION}[{index}]" + (f".{fault.field}" if fault.field else "")
+            raise CampaignError(f"{where}: {fault.message}", "history") from None
+        hints.append(hint)
     return hints
 
 

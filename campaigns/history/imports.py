@@ -127,19 +127,19 @@ class HistoryIn(serializers.Serializer):
     campaigns = serializers.ListField(child=_CampaignIn(), min_length=1, max_length=MAX_CAMPAIGNS)
 
 
-def first_error(errors: Any, path: str = "") -> str:
+def _first_error(errors: Any, path: str = "") -> str:
     """The first reason in a serializer's (nested) errors, with where it is:
     ``campaigns[0].history[3].duration_min: Ensure this value is …``."""
     if isinstance(errors, dict):
         key, value = next(iter(errors.items()))
         if key == "non_field_errors":
-            return first_error(value, path)
+            return _first_error(value, path)
         step = f"[{key}]" if isinstance(key, int) else (f".{key}" if path else str(key))
-        return first_error(value, path + step)
+        return _first_error(value, path + step)
     if isinstance(errors, list):
         for item in errors:
             if item:
-                return first_error(item, path)
+                return _first_error(item, path)
     return f"{path}: {errors}" if path else str(errors)
 
 
@@ -153,7 +153,7 @@ def check_history(data: Any) -> dict[str, Any]:
     _require(data.get("version") in READABLE_VERSIONS, _("This history has an unknown version."))
     shape = HistoryIn(data=data)
     if not shape.is_valid():
-        raise CampaignError(first_error(shape.errors), "history")
+        raise CampaignError(_first_error(shape.errors), "history")
     history = dict(shape.validated_data)
     # The other apps' sections (the solver's hints), checked against the history's own rows.
     for section in sections():

@@ -298,6 +298,8 @@ def test_a_huge_result_is_refused(owner: APIClient, exported: dict[str, Any]) ->
     ("field", "value"),
     [
         ("face_up", 8),
+        ("names", ["Ann", "Ben"]),
+        ("names", ["Ann", "Ann", "Cleo", "Dirk"]),
         ("players", 5),
         ("colours", "SSM/MMS"),
         ("colours", "XYZ"),
@@ -338,3 +340,12 @@ def test_the_upload_page_refuses_a_hostile_file_with_the_reason(
     assert response.status_code == 200
     assert "is not an attempt" in response.content.decode()
     assert Group.objects.count() == groups
+
+
+def test_a_hint_without_its_clock_or_not_an_object_is_refused(
+    owner: APIClient, exported: dict[str, Any]
+) -> None:
+    del _linked(exported)["clock"]
+    assert "hints[0].clock: This field is required." in _refused(owner, exported)
+    exported["hints"][0] = "a hint"
+    assert "hints[0]: Expected a JSON object." in _refused(owner, exported)
