@@ -17,7 +17,8 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from campaigns.history import exports, import_jobs, imports
+from campaigns.errors import CampaignError
+from campaigns.history import exports, import_jobs, imports, sections
 from campaigns.models import Attempt, Campaign, Event, Group, HistoryImport
 from campaigns.play.services import record_attempt
 from campaigns.play.state import campaign_state
@@ -227,6 +228,27 @@ def test_an_imported_result_is_never_another_tables_known_result(
     HintRequest.objects.exclude(input_hash=IMPORTED).delete()
     again, created = ask(charlie)
     assert created and again.status == HintRequest.Status.QUEUED
+
+
+def test_a_section_that_fails_after_the_hints_leaves_no_group_and_no_hints(
+    hinted: Group, charlie: User
+) -> None:
+    history = exports.export_history(hinted)
+    history["refusing"] = []
+    saved = dict(sections._sections)
+
+    def refuse(*args: Any) -> None:
+        raise CampaignError("refused after the hints", "history")
+
+    sections.register_section("refusing", lambda *args: [], lambda raw, history: raw, refuse)
+    groups, hints = Group.objects.count(), HintRequest.objects.count()
+    try:
+        with pytest.raises(CampaignError, match="refused after the hints"):
+            imports.import_history(charlie, history)  # the worker's way: batches, no outer atomic
+    finally:
+        sections._sections.clear()
+        sections._sections.update(saved)
+    assert (Group.objects.count(), HintRequest.objects.count()) == (groups, hints)
 
 
 # --- Hostile files ----------------------------------------------------------------------
