@@ -16,6 +16,7 @@ from urllib.parse import quote
 
 from django.utils import timezone
 
+from campaigns.history.sections import Positions, sections
 from campaigns.models import (
     Attempt,
     Event,
@@ -29,8 +30,10 @@ from config.spreadsheet import SafeWriter
 FORMAT = "timekeeper-history"
 # 2: every event says when it was recorded ("at"), so an imported history keeps its evenings'
 # times, durations and order in time; 1 (without) still imports.
-VERSION = 2
-READABLE_VERSIONS = (1, 2)
+# 3: the sections of other apps (``campaigns.history.sections``): the solver's "hints", each
+# with its request, result and pass curve, and the attempt it was asked for by position.
+VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
 
 
 def session_minutes(attempts: Iterable[Attempt]) -> int | None:
@@ -41,9 +44,12 @@ def session_minutes(attempts: Iterable[Attempt]) -> int | None:
 
 def export_history(group: Group) -> dict[str, Any]:
     """The group's whole history: players, transcriptions, campaigns with their sessions and
-    events (attempts, skips, retrievals) in the order they happened. Undone events are gone."""
-    campaigns = []
+    events (attempts, skips, retrievals) in the order they happened. Undone events are gone.
+    Then each registered section (``campaigns.history.sections``: the solver's hints)."""
+    campaigns: list[dict[str, Any]] = []
+    positions = Positions()
     for campaign in group.campaigns.order_by("id"):
+        positions.campaigns[campaign.pk] = len(campaigns)
         changes = campaign.events.exclude(kind__in=[Event.Kind.UNDONE, Event.Kind.REDONE])
         played = {e.clock_id for e in changes}
         passed_at_start = [c for c in campaign_state(campaign).passed if c not in played]
@@ -57,7 +63,7 @@ def export_history(group: Group) -> dict[str, Any]:
             for session in rows
         ]
         session_index = {s.pk: i for i, s in enumerate(rows)}
-        history = []
+        history: list[dict[str, Any]] = []
         events = changes.filter(undone__isnull=True).order_by("id")
         for event in events.select_related("attempt", "attempt__opener"):
             item: dict[str, Any] = {
@@ -67,6 +73,7 @@ def export_history(group: Group) -> dict[str, Any]:
             }
             if event.kind in (Event.Kind.PASSED, Event.Kind.FAILED):
                 attempt = event.attempt
+                positions.attempts[attempt.pk] = (len(campaigns), len(history))
                 item.update(
                     players=attempt.players,
                     session=session_index[attempt.session_id],
@@ -84,7 +91,7 @@ def export_history(group: Group) -> dict[str, Any]:
                 "history": history,
             }
         )
-    return {
+    exported: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "name": group.name,
@@ -95,6 +102,9 @@ def export_history(group: Group) -> dict[str, Any]:
         ],
         "campaigns": campaigns,
     }
+    for section in sections():
+        exported[section.name] = section.export(group, positions)
+    return exported
 
 
 CSV_COLUMNS = [

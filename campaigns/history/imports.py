@@ -21,6 +21,7 @@ from campaigns.definitions.services import transcribe
 from campaigns.errors import CampaignError, error_text
 from campaigns.groups.services import create_group, restore_campaign
 from campaigns.history.exports import FORMAT, READABLE_VERSIONS
+from campaigns.history.sections import Restored, sections
 from campaigns.models import (
     MAX_PLAYERS_LISTED,
     NAME_LENGTH,
@@ -153,7 +154,12 @@ def check_history(data: Any) -> dict[str, Any]:
     shape = HistoryIn(data=data)
     if not shape.is_valid():
         raise CampaignError(_first_error(shape.errors), "history")
-    return dict(shape.validated_data)
+    history = dict(shape.validated_data)
+    # The other apps' sections (the solver's hints), checked against the history's own rows.
+    for section in sections():
+        if data.get(section.name) is not None:
+            history[section.name] = section.check(data[section.name], history)
+    return history
 
 
 def count_events(history: dict[str, Any]) -> int:
@@ -232,9 +238,14 @@ def write_history(
         players = {p.name: p for p in group.players.all()}
         previous: Campaign | None = None
         progress = _Progress(on_progress)
+        restored = Restored()
         for raw in history["campaigns"]:
-            previous = _import_campaign(group, user, raw, players, previous, progress)
+            previous = _import_campaign(group, user, raw, players, previous, progress, restored)
         with transaction.atomic():
+            # The other apps' sections, with the owner: a group is never shown without them.
+            for section in sections():
+                if section.name in history:
+                    section.write(group, user, history[section.name], restored)
             Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
             if on_done is not None:
                 on_done(group)
@@ -271,6 +282,7 @@ def _import_campaign(
     players: dict[str, Any],
     previous: Campaign | None,
     progress: _Progress,
+    restored: Restored,
 ) -> Campaign:
     if raw["kind"] == Campaign.Kind.REBIRTH:
         _require(
@@ -290,6 +302,8 @@ def _import_campaign(
             )
             session.players.set(players[name] for name in item.get("players", []))
             sessions.append(session)
+    position = len(restored.campaigns)
+    restored.campaigns.append(campaign)
     events = raw["history"]
     done = 0
     while done < len(events):
@@ -299,7 +313,9 @@ def _import_campaign(
         started = done
         with transaction.atomic():
             for item in events[done : done + IMPORT_BATCH]:
-                _import_event(campaign, user, item, players, sessions)
+                attempt = _import_event(campaign, user, item, players, sessions)
+                if attempt is not None:
+                    restored.attempts[position, done] = attempt
                 done += 1
                 if monotonic() > ends:
                     break
@@ -313,8 +329,10 @@ def _import_event(
     item: dict[str, Any],
     players: dict[str, Any],
     sessions: list[Session],
-) -> None:
+) -> Attempt | None:
+    """Replay one event; the attempt it recorded, if it is one."""
     kind = item["event"]
+    attempt = None
     if kind in (Event.Kind.PASSED, Event.Kind.FAILED):
         minutes = item.get("duration_min")
         attempt = record_attempt(
@@ -339,3 +357,4 @@ def _import_event(
     # The time it was recorded at the table, not the time of the import.
     if "at" in item:
         Event.objects.filter(pk=event_id).update(created=item["at"])
+    return attempt

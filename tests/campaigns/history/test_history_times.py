@@ -1,5 +1,6 @@
 """An exported history keeps when each attempt, skip and retrieval was recorded (format
-version 2), the import restores those times, and a version 1 history still imports."""
+version 2 on), the import restores those times, and version 1 and 2 histories still
+import."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def test_the_export_says_when_each_event_was_recorded(
 ) -> None:
     _played_last_month(campaign, play)
     history = exports.export_history(group)
-    assert history["version"] == 2
+    assert history["version"] == exports.VERSION >= 2
     events = history["campaigns"][0]["history"]
     assert [e["at"] for e in events] == [
         "2026-11-03T19:30:00+00:00",
@@ -65,3 +66,15 @@ def test_a_version_1_history_without_times_still_imports(
         raw["history"] = [{k: v for k, v in e.items() if k != "at"} for e in raw["history"]]
     copy = imports.import_history(alice, old)
     assert Attempt.objects.filter(campaign__group=copy).count() == 3
+
+
+def test_a_version_2_history_without_hints_still_imports(
+    group: Group, campaign: Campaign, play: Callable[..., Attempt], alice: User
+) -> None:
+    _played_last_month(campaign, play)
+    history = exports.export_history(group)
+    old = {k: v for k, v in history.items() if k != "hints"}
+    copy = imports.import_history(alice, {**old, "version": 2})
+    attempts = Attempt.objects.filter(campaign__group=copy).order_by("id")
+    assert [a.created for a in attempts][-1] == EVENING + timedelta(minutes=20)
+    assert exports.export_history(copy) == {**history, "name": f"{history['name']} (2)"}
