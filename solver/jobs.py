@@ -362,10 +362,14 @@ def resend_queued() -> int:
 
 
 def clean_old() -> int:
-    """Delete finished hints older than KEEP_FOR (30 days)."""
+    """Delete finished hints older than KEEP_FOR (30 days) that belong to no campaign.
+
+    A group's hints are part of its history: its calibration, its own slip rate, its
+    evenings' recaps and its export read them, so they stay as long as their campaign does
+    (a deleted group's hints lose their campaign, and go 30 days later)."""
     cutoff = timezone.now() - KEEP_FOR
     deleted, _ = (
-        HintRequest.objects.filter(queued_at__lt=cutoff)
+        HintRequest.objects.filter(queued_at__lt=cutoff, campaign__isnull=True)
         .exclude(status__in=ACTIVE_STATUSES)
         .delete()
     )

@@ -12,6 +12,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from campaigns.models import Campaign
 from ops import heartbeat
 from ops.models import WorkerHeartbeat
 from solver import jobs, services
@@ -399,3 +400,18 @@ def test_cleanup_deletes_finished_hints_older_than_30_days(
     )
     assert jobs.clean_old() == 1
     assert list(HintRequest.objects.values_list("pk", flat=True)) == [kept.pk]
+
+
+def test_cleanup_keeps_a_groups_hints_with_its_history(
+    ask: Callable[..., tuple[HintRequest, bool]], alice: User, campaign: Campaign
+) -> None:
+    """The table's slip rate, the calibration, the recaps and the export read a group's old
+    hints: they stay while their campaign does."""
+    grouped, _ = ask(alice)
+    loose, _ = ask(alice, face_up=5)
+    HintRequest.objects.filter(pk__in=[grouped.pk, loose.pk]).update(
+        status=Status.CANCELLED, queued_at=timezone.now() - timedelta(days=400)
+    )
+    HintRequest.objects.filter(pk=grouped.pk).update(group=campaign.group, campaign=campaign)
+    assert jobs.clean_old() == 1
+    assert list(HintRequest.objects.values_list("pk", flat=True)) == [grouped.pk]
