@@ -76,7 +76,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
@@ -301,8 +300,9 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 REST_FRAMEWORK = {
     # Token first: a caller without valid credentials gets 401 with WWW-Authenticate: Token
     # (DRF asks the first class for that header; the session has none and answered 403).
+    # The token's key is stored only as a hash (accounts.models.ApiToken).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.HashedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
