@@ -452,8 +452,10 @@ CLOCK_PRIOR_SEARCHES = 4
 PLAN_BOOK_PREFILL = env_bool("PLAN_BOOK_PREFILL", True)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-# A worker writes a heartbeat this often; /healthz counts those seen within 3 periods.
-WORKER_HEARTBEAT_SECONDS = env_int("WORKER_HEARTBEAT_SECONDS", 5, minimum=1)
+# A worker writes a heartbeat this often; /healthz counts those seen within 3 periods, and
+# the reaper (every period) requeues a job whose node has been silent that long: a killed
+# worker's hint is running again 6-8 s after the kill (ops.heartbeat.silent_after).
+WORKER_HEARTBEAT_SECONDS = env_int("WORKER_HEARTBEAT_SECONDS", 2, minimum=1)
 # A history with more events than this is imported by the worker, with a progress page; a
 # shorter one in the request (about a second per few hundred events).
 IMPORT_INLINE_EVENTS = env_int("IMPORT_INLINE_EVENTS", 400, minimum=0)
