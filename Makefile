@@ -98,8 +98,8 @@ bench: install
 	$(BIN)/python bench/bench_first_hint.py
 	$(BIN)/python bench/bench_plan_book.py
 	@if [[ "$$DATABASE_URL" == postgres* && "$$CELERY_BROKER_URL" == redis* ]]; then \
-	  $(BIN)/python scripts/topology.py; \
-	else echo "topology: skipped (needs DATABASE_URL on PostgreSQL, CELERY_BROKER_URL on Redis)"; fi
+	  $(BIN)/python scripts/topology.py && $(BIN)/python bench/bench_killed_worker.py; \
+	else echo "topology, bench_killed_worker: skipped (needs DATABASE_URL on PostgreSQL, CELERY_BROKER_URL on Redis)"; fi
 
 # An evening peak (locust) against the production topology on PostgreSQL + Redis; see
 # scripts/load.py. LOAD_ARGS="--tables 80 --duration 120" or "--steps 25,50,100" (capacity).

@@ -13,7 +13,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models.signals import post_save
 from django.dispatch import receiver
-from rest_framework.authtoken.models import Token
+
+from accounts.models import ApiToken
 
 
 @receiver(post_save, sender=User, dispatch_uid="accounts.revoke_token_on_new_password")
@@ -21,4 +22,4 @@ def revoke_token_on_new_password(
     sender: type[User], instance: User, created: bool, **kwargs: Any
 ) -> None:
     if not created and getattr(instance, "_password", None) is not None:
-        Token.objects.filter(user=instance).delete()
+        ApiToken.objects.filter(user=instance).delete()

@@ -6,9 +6,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
-from rest_framework.authtoken.models import Token
 
 from accounts.forms import SignUpForm
+from accounts.models import ApiToken
 from accounts.throttle import signup_allowed
 from config.http import AuthenticatedHttpRequest, on_this_site
 
@@ -38,18 +38,24 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
-@never_cache  # the page shows the token: no cache may keep it
+@never_cache  # the page shows a new token's key: no cache may keep it
 @login_required
 @require_http_methods(["GET", "POST"])
 def api_token(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """The account's API token: see it, make one (``create``), or revoke it (``revoke``).
-    A new password revokes it too (accounts.signals)."""
+    """The account's API token: which one it has (its first digits), make a new one
+    (``create``; it replaces the earlier one), or revoke it (``revoke``). A new password
+    revokes it too (accounts.signals).
+
+    The database keeps only the key's hash (accounts.models), so the key is shown once: in
+    the answer to the POST that made it, never stored in the session or a message, and
+    never again after."""
+    key = ""
     if request.method == "POST":
         if "revoke" in request.POST:
-            if Token.objects.filter(user=request.user).delete()[0]:
+            if ApiToken.objects.filter(user=request.user).delete()[0]:
                 messages.success(request, _("Your API token was revoked; it no longer works."))
-        else:
-            Token.objects.get_or_create(user=request.user)
-        return redirect("api_token")
-    token = Token.objects.filter(user=request.user).first()
-    return render(request, "registration/api_token.html", {"token": token})
+            return redirect("api_token")
+        key = ApiToken.issue(request.user)
+    token = ApiToken.objects.filter(user=request.user).first()
+    context = {"token": token, "key": key}
+    return render(request, "registration/api_token.html", context)

@@ -183,7 +183,7 @@ def one_run(args: argparse.Namespace, number: int) -> dict[str, float]:
                 "-c",
                 "from django.contrib.auth.models import User; User.objects.create_user('bench')",
             )
-            token = _manage(env, "drf_create_token", "bench").split()[2]
+            token = _manage(env, "api_token", "bench").split()[2]
             roles = _children(run.proc.pid)
             time.sleep(1.0)  # let the token command's exit settle out of the CPU figures
             cpu_before = {role: _group_cpu(pid) for role, pid in roles.items()}

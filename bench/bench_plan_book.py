@@ -148,7 +148,7 @@ def live(quick: bool) -> None:
                     "from django.contrib.auth.models import User; "
                     f"User.objects.create_user('{name}')",
                 )
-                tokens.append(_manage(env, "drf_create_token", name).split()[2])
+                tokens.append(_manage(env, "api_token", name).split()[2])
 
             def ask(token: str, colours: str) -> tuple[float, str]:
                 asked = time.monotonic()

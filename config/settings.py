@@ -76,7 +76,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
@@ -301,8 +300,9 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 REST_FRAMEWORK = {
     # Token first: a caller without valid credentials gets 401 with WWW-Authenticate: Token
     # (DRF asks the first class for that header; the session has none and answered 403).
+    # The token's key is stored only as a hash (accounts.models.ApiToken).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.HashedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -455,8 +455,10 @@ PLAN_BOOK_PREFILL = env_bool("PLAN_BOOK_PREFILL", True)
 SOLVER_NICE = env_int("SOLVER_NICE", 10, minimum=0, maximum=19)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-# A worker writes a heartbeat this often; /healthz counts those seen within 3 periods.
-WORKER_HEARTBEAT_SECONDS = env_int("WORKER_HEARTBEAT_SECONDS", 5, minimum=1)
+# A worker writes a heartbeat this often; /healthz counts those seen within 3 periods, and
+# the reaper (every period) requeues a job whose node has been silent that long: a killed
+# worker's hint is running again 6-8 s after the kill (ops.heartbeat.silent_after).
+WORKER_HEARTBEAT_SECONDS = env_int("WORKER_HEARTBEAT_SECONDS", 2, minimum=1)
 # A history with more events than this is imported by the worker, with a progress page; a
 # shorter one in the request (about a second per few hundred events).
 IMPORT_INLINE_EVENTS = env_int("IMPORT_INLINE_EVENTS", 400, minimum=0)

@@ -47,7 +47,14 @@ def forget(hostname: str) -> None:
 
 
 def silent_after() -> timedelta:
-    """A worker not heard from for three heartbeat periods is dead."""
+    """A worker not heard from for three heartbeat periods is dead.
+
+    With the default period (2 s) that is 6 s: the first term of a killed worker's hint
+    waiting, before the reaper (every period, in each live worker) requeues it. Three
+    periods, not one, so that a worker that is only slow (its main process starved of CPU
+    for a moment, a heartbeat write waiting on the database) is not taken for dead: its
+    next beat comes within them. ``python -m bench.bench_killed_worker`` measures the whole
+    chain, kill → done."""
     return timedelta(seconds=3 * settings.WORKER_HEARTBEAT_SECONDS)
 
 

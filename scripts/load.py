@@ -110,8 +110,8 @@ def _prepare(tables: int) -> dict[str, Any]:
     from django.conf import settings
     from django.contrib.auth.models import User
     from django.test import Client
-    from rest_framework.authtoken.models import Token
 
+    from accounts.models import ApiToken
     from campaigns.groups.services import add_member, create_group
 
     _clean()
@@ -129,7 +129,7 @@ def _prepare(tables: int) -> dict[str, Any]:
             phones.append(
                 {
                     "cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}",
-                    "token": Token.objects.create(user=user).key,
+                    "token": ApiToken.issue(user),
                 }
             )
         out.append({"group": group.pk, "phones": phones})

@@ -356,8 +356,8 @@ def main() -> int:
 
     django.setup()
     from django.contrib.auth.models import User
-    from rest_framework.authtoken.models import Token
 
+    from accounts.models import ApiToken
     from solver.jobs import claimed_node
     from solver.models import HintRequest
 
@@ -369,8 +369,7 @@ def main() -> int:
         with running(var, port, logs, https_port=https_port):
             User.objects.filter(username__startswith="topology-").delete()
             tokens = [
-                Token.objects.create(user=User.objects.create_user(f"topology-{n}")).key
-                for n in range(USERS)
+                ApiToken.issue(User.objects.create_user(f"topology-{n}")) for n in range(USERS)
             ]
             print(
                 f"running: Caddy (https://{DOMAIN}:{https_port}), gunicorn (2 workers), "

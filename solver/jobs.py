@@ -307,7 +307,7 @@ def reap_stale() -> tuple[int, int]:
     """Requeue (or, after MAX_RUNS runs, fail) running rows whose run is dead:
 
     - the worker node that claimed the row has written no heartbeat for three periods
-      (``ops.heartbeat``: that start of the node; 15 s by default) and the row itself has
+      (``ops.heartbeat``: that start of the node; 6 s by default) and the row itself has
       been silent as long: the whole worker died, main process and pool, so nobody will
       requeue its message. (A pool process killed alone is requeued by its worker.)
     - or the row has been silent for longer than the hard time limit, whatever its node.

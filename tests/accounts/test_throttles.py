@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+from accounts.models import ApiToken
 
 pytestmark = pytest.mark.django_db
 LOGIN = "/accounts/login/"
@@ -94,7 +95,7 @@ def test_sign_ups_are_throttled_per_address(settings: Any) -> None:
 def test_the_api_throttles_each_account(alice: User, bob: User, settings: Any) -> None:
     settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "user": "5/minute"}
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {ApiToken.issue(alice)}")
     assert [client.get("/api/groups/").status_code for _ in range(5)] == [200] * 5
     refused = client.get("/api/groups/")
     assert refused.status_code == 429 and "Retry-After" in refused

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts.models import ApiToken
 from campaigns.groups.services import current_session
 from campaigns.models import Campaign, ClockTranscription, Group, Membership, Session
 from campaigns.play import services as play_services
@@ -57,9 +57,9 @@ def test_anonymous_callers_are_refused(group: Group) -> None:
 
 
 def test_token_authentication_works(group: Group, alice: User) -> None:
-    token = Token.objects.create(user=alice)
+    key = ApiToken.issue(alice)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     assert client.get(url(group, "progress/")).status_code == 200
 
 

@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 import requests
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
 
+from accounts.models import ApiToken
 from campaigns.definitions.services import transcribe
 from campaigns.groups.services import create_group, fill_in_session
 from campaigns.models import Attempt, Group, Membership
@@ -61,7 +61,7 @@ def table(alice: User, bob: User, dave: User, monkeypatch: pytest.MonkeyPatch) -
         lang="en",
     )
     return {
-        "token": Token.objects.create(user=alice).key,
+        "token": ApiToken.issue(alice),
         "examples": {
             "group_id": group.pk,
             "member_id": member.pk,

@@ -166,11 +166,11 @@ def manage(env: dict[str, str], *args: str) -> str:
 MAKE_TABLE = """
 import json
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
+from accounts.models import ApiToken
 from campaigns.groups.services import create_group
 user = User.objects.create_user("outage")
 group = create_group(user, "Outage table", ["Ann", "Ben", "Cleo"])
-print(json.dumps({"token": Token.objects.create(user=user).key, "group": group.pk}))
+print(json.dumps({"token": ApiToken.issue(user), "group": group.pk}))
 """
 
 

@@ -168,8 +168,8 @@ def test_a_deleted_broker_folder_is_made_again_and_a_hint_still_completes(
     assert wait_for(lambda: (broker / "queue").is_dir(), timeout=30)
     make_token = (
         "from django.contrib.auth.models import User;"
-        "from rest_framework.authtoken.models import Token;"
-        "print(Token.objects.create(user=User.objects.create_user('broker-gone')).key)"
+        "from accounts.models import ApiToken;"
+        "print(ApiToken.issue(User.objects.create_user('broker-gone')))"
     )
     token = subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", make_token],

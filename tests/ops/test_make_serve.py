@@ -215,8 +215,8 @@ def make_serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MakeServe]:
 def make_token(serve: MakeServe, username: str) -> str:
     code = (
         "from django.contrib.auth.models import User;"
-        "from rest_framework.authtoken.models import Token;"
-        f"print(Token.objects.create(user=User.objects.create_user({username!r})).key)"
+        "from accounts.models import ApiToken;"
+        f"print(ApiToken.issue(User.objects.create_user({username!r})))"
     )
     env = {**serve.env, "DEBUG": "true"}  # the same database under var/, read by a shell
     done = subprocess.run(

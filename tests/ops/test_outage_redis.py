@@ -19,8 +19,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
+from accounts.models import ApiToken
 from campaigns.groups.services import create_group
 from config.celery import app as celery_app
 from solver.models import HintRequest
@@ -69,7 +69,7 @@ def test_while_redis_is_down_the_table_plays_on_and_hints_say_the_solver_is_unre
     redis: Any, alice: User, login: Callable[[User], Client]
 ) -> None:
     group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
-    api = Client(headers={"Authorization": f"Token {Token.objects.create(user=alice).key}"})
+    api = Client(headers={"Authorization": f"Token {ApiToken.issue(alice)}"})
     page = login(alice)
     with running_worker(celery_app):
         asked = api.post("/api/hints/", {**HINT, "face_up": 2}, content_type="application/json")
