@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 
-from campaigns.models import Membership
+from campaigns.access import may_write
 from campaigns.statistics.table_rate import one_in
 from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
@@ -64,12 +64,7 @@ def hint_context(
         "speech": hint.speech(lang),
         "is_owner": hint.user_id == request.user.pk,
         # Viewers of the hint's group read it, but neither retry it nor ask for the group.
-        "may_ask_for_group": hint.group_id is None
-        or Membership.objects.filter(
-            group_id=hint.group_id,
-            user=request.user,
-            role__in=(Membership.Role.OWNER, Membership.Role.MEMBER),
-        ).exists(),
+        "may_ask_for_group": hint.group_id is None or may_write(request.user, hint.group_id),
         # A queued hint while the only worker loads the solver's kernels (the first start on
         # a machine compiles them): the page says so instead of a silent 0 %.
         "solver_starting": hint.status == HintRequest.Status.QUEUED and solver_starting(),
