@@ -25,17 +25,18 @@ from campaigns.definitions import services as definitions_services
 from campaigns.definitions.community_views import community_section
 from campaigns.definitions.editor import kinds_offered, param_inputs, rule_from_params
 from campaigns.definitions.played import played_definition
-from campaigns.errors import error_text
 from campaigns.forms import TranscriptionForm, add_service_error
 from campaigns.models import Attempt
 from campaigns.play.chapter_map import clock_state, state_labels
 from campaigns.play.state import campaign_state
+from config.errors import refusal_text
 from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
 from config.ids import parse_natural
 from rules.clock import Clock
 from rules.errors import RulesError
 from rules.kinds import RULE_KINDS
+from rules.layout import SEGMENTS
 from rules.svg import clock_svg
 
 
@@ -142,7 +143,7 @@ def transcribe(  # noqa: C901 - one branch per button of the editor
                     rules.append(rule_from_params(new_kind, request.POST).to_json())
                     new_kind = ""
                 except RulesError as error:
-                    new_rule_error = error_text(error)
+                    new_rule_error = refusal_text(error)
             data["rules"] = _rules_text(rules)
             form = TranscriptionForm(data)
     else:
@@ -196,7 +197,7 @@ def transcribe(  # noqa: C901 - one branch per button of the editor
         ),
         "preview": clock_face(draft) if draft else None,
         "offers": described.offers(draft, current_lang()),
-        "segments": range(1, 7),
+        "segments": SEGMENTS,
     }
     status = 400 if form.errors or new_rule_error else 200
     if request.htmx:

@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from campaigns.definitions.services import transcribe
-from campaigns.errors import CampaignError, error_text
+from campaigns.errors import CampaignError
 from campaigns.groups.services import create_group, restore_campaign
 from campaigns.history.exports import FORMAT, READABLE_VERSIONS
 from campaigns.models import (
@@ -35,6 +35,7 @@ from campaigns.models import (
 )
 from campaigns.play.services import record_attempt, retrieve, skip
 from campaigns.play.state import campaign_state
+from config.errors import refusal_text
 from rules.errors import RulesError
 
 
@@ -332,7 +333,7 @@ def write_history(
         if isinstance(error, CampaignError):  # the event's refusal, said of the history
             raise CampaignError(error.message, "history") from None
         if isinstance(error, RulesError):  # a transcription the rules engine refuses: say why
-            raise CampaignError(error_text(error), "history") from None
+            raise CampaignError(refusal_text(error), "history") from None
         if isinstance(error, (KeyError, TypeError, ValueError, AttributeError, IndexError)):
             raise CampaignError(_("The history is incomplete or malformed."), "history") from None
         raise
