@@ -14,33 +14,10 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from campaigns.errors import CampaignError
-from campaigns.history import exports, imports
+from campaigns.history import imports
+from tests.campaigns.history.small_history import small_history
 
-EVENT = {
-    "event": "failed",
-    "clock": "1-1",
-    "players": 3,
-    "session": 0,
-    "layout": "",
-    "opener": None,
-    "duration_min": 12,
-    "notes": "",
-}
-HISTORY = {
-    "format": exports.FORMAT,
-    "version": exports.VERSION,
-    "name": "Imported table",
-    "players": ["Ann", "Ben", "Cleo"],
-    "transcriptions": [],
-    "campaigns": [
-        {
-            "kind": "normal",
-            "passed_at_start": [],
-            "sessions": [{"date": "2026-11-30", "players": ["Ann", "Ben"], "notes": ""}],
-            "history": [EVENT],
-        }
-    ],
-}
+HISTORY = small_history()
 AT = "campaigns[0].history[0]"
 
 
