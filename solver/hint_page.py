@@ -7,7 +7,7 @@ returns; ``percent`` is how every hint page writes a rate.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.utils.formats import get_format
@@ -20,6 +20,7 @@ from config.i18n import current_lang
 from ops.heartbeat import solver_starting
 from rules.svg import clock_svg
 from solver.core.table import exact
+from solver.core.table.plans import Plan
 from solver.core.words import spoken_number
 from solver.forms import WhatIfForm
 from solver.models import HintRequest
@@ -58,6 +59,9 @@ def at_most(rate: str) -> str:
 def hint_context(
     request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any
 ) -> dict[str, Any]:
+    """What /hints/<id>/ shows of ``hint`` to ``request.user``: its status and speech, and
+    once done its figures, the plans offered, the clock face and the What if form
+    (``extra`` may bring a What if's form and outcome)."""
     lang = current_lang()
     context: dict[str, Any] = {
         "hint": hint,
@@ -78,75 +82,20 @@ def hint_context(
     bound = at_most if ignored else str
     outcome = extra.get("what_if")
     if outcome is not None:
-        context["what_if_numbers"] = {
-            "mine": bound(percent(outcome.mine.pass_rate)),
-            "theirs": bound(percent(outcome.suggested.pass_rate)),
-            "pass_rate": percent(outcome.mine.pass_rate),
-            "low": percent(outcome.mine.interval[0], 1),
-            "high": percent(outcome.mine.interval[1], 1),
-            "games": outcome.mine.games,
-            "suggested": percent(outcome.suggested.pass_rate),
-            # The headline figure of the plan varied, when What if measured it otherwise.
-            "headline": ""
-            if percent(outcome.suggested.pass_rate) == percent(shown.get("pass_rate"))
-            else percent(shown.get("pass_rate")),
-            "headline_games": (hint.result or {}).get("games"),
-        }
+        context["what_if_numbers"] = _what_if_numbers(hint, outcome, shown, bound)
     if hint.status == HintRequest.Status.DONE and hint.result:
         result = hint.result
-        interval = shown.get("interval") or [0, 0]
         slip_rate = float(result.get("slip_rate") or 0.0)
-        with_slips = shown.get("pass_rate_with_slips")
-        context["numbers"] = {
-            "pass_rate": percent(shown.get("pass_rate")),
-            "low": percent(interval[0], 1),
-            "high": percent(interval[1], 1),
-            "baseline": bound(percent(result.get("baseline_rate"))),
-            "clean": bound(percent(shown.get("pass_rate"))),
-            "odds": percent(result.get("odds")),
-            "with_slips": bound(percent(with_slips))
-            if with_slips is not None and slip_rate
-            else "",
-            "every": moves_per_slip(slip_rate),
-            # The table's own rate (hint_inputs.table_slip_rate): say so, as 1 card in N.
-            "table_every": one_in(hint.slip_rate)
-            if hint.slip_rate_source == HintRequest.SlipRateSource.TABLE
-            else 0,
-        }
+        context["numbers"] = _numbers(hint, shown, bound, slip_rate)
         context["ignored_rules"] = ignored
-        plans = offered(result)
-        said = claims(plans, slips=bool(slip_rate))
         context["shown_index"] = index
-        context["plans"] = [
-            {
-                "index": i,
-                "labels": [kind_label(kind) for kind in other.get("kinds", [])],
-                "helps": said[i],
-                "pass_rate": bound(percent(other.get("pass_rate"))),
-                "with_slips": bound(percent(other.get("pass_rate_with_slips")))
-                if slip_rate and other.get("pass_rate_with_slips") is not None
-                else "",
-                "sentences": other.get("sentences"),
-            }
-            for i, other in enumerate(plans)
-        ]
+        context["plans"] = _plans(result, bound, slip_rate)
         if index:
             context["speech"] = hint.speech(lang, shown.get("plan"))
         plan = hint.read_plan(shown.get("plan"))
         context["has_plan"] = plan is not None
         targets = [spoken_number(t) for t in shown.get("plan", {}).get("targets", [])]
-        try:
-            clock = hint.clock()
-            # The exactly-twelve convention says what each segment ends at, whatever the
-            # plan's targets: the face shows those, the What-if varies only who opens.
-            convention = exact.followed(clock, plan) if plan is not None else None
-            face: Sequence[float] | Mapping[int, float] = targets
-            if convention is not None:
-                context["exact_plan"] = True
-                face = convention.ends()
-            context["clock_face"] = clock_svg(clock, lang=lang, targets=face)
-        except Exception:  # a face we cannot draw must not hide the plan
-            context["clock_face"] = ""
+        context.update(_face(hint, plan, targets, lang))
         if "what_if_form" not in context:
             context["what_if_form"] = WhatIfForm(
                 players=hint.players,
@@ -154,4 +103,87 @@ def hint_context(
                 names=hint.names or (),
                 initial={"opener": shown.get("plan", {}).get("opener", 1), "plan": index},
             )
+    return context
+
+
+Bound = Callable[[str], str]
+
+
+def _what_if_numbers(
+    hint: HintRequest, outcome: Any, shown: dict[str, Any], bound: Bound
+) -> dict[str, Any]:
+    return {
+        "mine": bound(percent(outcome.mine.pass_rate)),
+        "theirs": bound(percent(outcome.suggested.pass_rate)),
+        "pass_rate": percent(outcome.mine.pass_rate),
+        "low": percent(outcome.mine.interval[0], 1),
+        "high": percent(outcome.mine.interval[1], 1),
+        "games": outcome.mine.games,
+        "suggested": percent(outcome.suggested.pass_rate),
+        # The headline figure of the plan varied, when What if measured it otherwise.
+        "headline": ""
+        if percent(outcome.suggested.pass_rate) == percent(shown.get("pass_rate"))
+        else percent(shown.get("pass_rate")),
+        "headline_games": (hint.result or {}).get("games"),
+    }
+
+
+def _numbers(
+    hint: HintRequest, shown: dict[str, Any], bound: Bound, slip_rate: float
+) -> dict[str, Any]:
+    result = hint.result or {}
+    interval = shown.get("interval") or [0, 0]
+    with_slips = shown.get("pass_rate_with_slips")
+    return {
+        "pass_rate": percent(shown.get("pass_rate")),
+        "low": percent(interval[0], 1),
+        "high": percent(interval[1], 1),
+        "baseline": bound(percent(result.get("baseline_rate"))),
+        "clean": bound(percent(shown.get("pass_rate"))),
+        "odds": percent(result.get("odds")),
+        "with_slips": bound(percent(with_slips)) if with_slips is not None and slip_rate else "",
+        "every": moves_per_slip(slip_rate),
+        # The table's own rate (hint_inputs.table_slip_rate): say so, as 1 card in N.
+        "table_every": one_in(hint.slip_rate)
+        if hint.slip_rate_source == HintRequest.SlipRateSource.TABLE
+        else 0,
+    }
+
+
+def _plans(result: dict[str, Any], bound: Bound, slip_rate: float) -> list[dict[str, Any]]:
+    """The plans offered, as the tabs show them."""
+    plans = offered(result)
+    said = claims(plans, slips=bool(slip_rate))
+    return [
+        {
+            "index": i,
+            "labels": [kind_label(kind) for kind in other.get("kinds", [])],
+            "helps": said[i],
+            "pass_rate": bound(percent(other.get("pass_rate"))),
+            "with_slips": bound(percent(other.get("pass_rate_with_slips")))
+            if slip_rate and other.get("pass_rate_with_slips") is not None
+            else "",
+            "sentences": other.get("sentences"),
+        }
+        for i, other in enumerate(plans)
+    ]
+
+
+def _face(
+    hint: HintRequest, plan: Plan | None, targets: Sequence[float], lang: str
+) -> dict[str, Any]:
+    """The clock face with what each segment should end at."""
+    context: dict[str, Any] = {}
+    try:
+        clock = hint.clock()
+        # The exactly-twelve convention says what each segment ends at, whatever the
+        # plan's targets: the face shows those, the What-if varies only who opens.
+        convention = exact.followed(clock, plan) if plan is not None else None
+        face: Sequence[float] | Mapping[int, float] = targets
+        if convention is not None:
+            context["exact_plan"] = True
+            face = convention.ends()
+        context["clock_face"] = clock_svg(clock, lang=lang, targets=face)
+    except Exception:  # a face we cannot draw must not hide the plan
+        context["clock_face"] = ""
     return context
