@@ -107,6 +107,32 @@ def test_a_refusal_is_worded_for_its_reader_in_one_function() -> None:
     assert _functions_where(_worded_for_the_reader) == {"config/errors.py:refusal_text"}
 
 
+def _promoted_asked(node: ast.AST) -> bool:
+    """``….filter(…, promoted=True)``: the site-wide default definition looked up."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return False
+    return node.func.attr in ("filter", "get", "exclude") and any(
+        k.arg == "promoted" and ast.unparse(k.value) == "True" for k in node.keywords
+    )
+
+
+def test_which_definition_is_walked_in_the_definitions_room_only() -> None:
+    """own → promoted → shipped: ``played_definition`` and ``recorded_definitions`` (and
+    the community's promotion itself), never again beside them (as winnable.py did)."""
+    places = {p for p in _functions_where(_promoted_asked) if not p.startswith("tests/")}
+    assert {p.split(":")[0] for p in places} <= {
+        "campaigns/definitions/played.py",
+        "campaigns/definitions/community.py",
+    }
+
+
+def test_no_api_builds_its_own_404() -> None:
+    """A clock or object not found answers through ``access.clock_or_404`` or the
+    services' NotVisible, not a hand-made ``{"detail": "Not found."}``."""
+    places = _functions_where(_attribute("HTTP_404_NOT_FOUND"))
+    assert {p for p in places if not p.startswith("tests/")} == set()
+
+
 def test_the_segments_are_never_counted_out_again() -> None:
     assert _functions_where(_range_1_7) == set()
 
