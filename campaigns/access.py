@@ -45,6 +45,16 @@ def get_group_for_user(
     return membership.group, membership
 
 
+def may_write(user: User | AnonymousUser, group_id: int | None) -> bool:
+    """Whether ``user`` may write to the group (``Membership.can_write``): pages use it to
+    offer only what the person may do; the writes themselves ask ``get_group_for_user``."""
+    if group_id is None or not user.is_authenticated:
+        return False
+    return Membership.objects.filter(
+        group_id=group_id, user=user, role__in=Membership.WRITERS
+    ).exists()
+
+
 def clock_or_404(clock_id: str) -> str:
     """The canonical id of a catalogue clock named in a URL, else Http404 (pages and API)."""
     try:

@@ -9,7 +9,7 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from campaigns.errors import CampaignError, error_text
+from campaigns.errors import CampaignError
 from campaigns.models import (
     INVITE_DAYS_DEFAULT,
     MAX_PLAYERS_LISTED,
@@ -20,12 +20,14 @@ from campaigns.models import (
     Membership,
     Player,
 )
+from config.errors import refusal_text
 from config.ids import parse_id
 from config.parsers import MAX_BODY_BYTES
 from rules import jsontext
 from rules.catalogue import CLOCK_IDS
 from rules.errors import RulesError
 from rules.game import CHAPTERS, PLAYER_COUNTS
+from rules.layout import SEGMENTS
 
 # The example in the layout field: a whole layout of 12 cards that passes clock 1-1, so a
 # player who copies its shape gets a verdict, not a parse error.
@@ -35,7 +37,7 @@ LAYOUT_EXAMPLE = "S3 | M5 | S2 M3 | M9 | S6 S8 S1 M2 | M12 S9 M1"
 def add_service_error(form: forms.Form, error: CampaignError | RulesError) -> None:
     """Show a service's refusal at the field it names (or above the form)."""
     field = (error.field or "").split(".")[0].split("[")[0]
-    form.add_error(field if field in form.fields else None, error_text(error))
+    form.add_error(field if field in form.fields else None, refusal_text(error))
 
 
 class GroupForm(forms.Form):
@@ -206,7 +208,7 @@ class TranscriptionForm(forms.Form):
 
     start = forms.TypedChoiceField(
         label=_("Clock hand points to segment"),
-        choices=[(s, str(s)) for s in range(1, 7)],
+        choices=[(s, str(s)) for s in SEGMENTS],
         coerce=int,
         initial=1,
     )

@@ -91,6 +91,9 @@ class MembershipRole(models.TextChoices):
 
 class Membership(models.Model):
     Role = MembershipRole
+    # Who may write to a group (record, transcribe, ask hints for it): the one home of the
+    # rule, read by ``can_write`` and by the queries that filter on roles.
+    WRITERS = (MembershipRole.OWNER, MembershipRole.MEMBER)
 
     group = models.ForeignKey(Group, models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="memberships")
@@ -109,7 +112,7 @@ class Membership(models.Model):
 
     @property
     def can_write(self) -> bool:
-        return self.role in (self.Role.OWNER, self.Role.MEMBER)
+        return self.role in self.WRITERS
 
     @property
     def is_owner(self) -> bool:

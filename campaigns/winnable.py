@@ -20,12 +20,12 @@ from typing import Any
 
 from django.db.models import Q
 
-from campaigns.models import Attempt, ClockTranscription, CommunityDefinition, Group
+from campaigns.definitions.played import recorded_definitions
+from campaigns.models import Attempt, Group
 from config.i18n import current_lang
-from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.errors import RulesError
-from rules.layout import parse_layout
+from rules.layout import SEGMENTS, parse_layout
 from rules.svg import clock_svg
 
 # (the clock judged by, the layout as typed, the table size) -> the public answer
@@ -51,16 +51,8 @@ def judge_failure(clock: Clock, layout: str, players: int) -> dict[str, Any] | N
 
 
 def definition_judged_by(group: Group, clock_id: str, version: int) -> Clock:
-    """The definition an attempt was judged by: the group's version ``version``, or for 0
-    the promoted definition, else the shipped one (as
-    ``campaigns.definitions.played.played_definition`` chose it then)."""
-    if version:
-        own = ClockTranscription.objects.filter(group=group, clock_id=clock_id, version=version)
-        row = own.only("definition").first()
-        if row is not None:
-            return Clock.from_json(row.definition)
-    promoted = CommunityDefinition.objects.filter(clock_id=clock_id, promoted=True).first()
-    return Clock.from_json(promoted.definition) if promoted else get_clock(clock_id)
+    """The definition an attempt was judged by (``played.recorded_definitions``)."""
+    return recorded_definitions(group, [(clock_id, version)])[(clock_id, version)]
 
 
 def judge_recorded() -> tuple[int, int]:
@@ -139,25 +131,10 @@ def attach(group: Group, attempts: Iterable[Attempt | None]) -> None:
     ]
     if not judged:
         return
-    clock_ids = {a.clock_id for a in judged}
-    versions = {(a.clock_id, a.clock_version) for a in judged if a.clock_version}
-    own: dict[tuple[str, int], Clock] = {}
-    if versions:
-        rows = ClockTranscription.objects.filter(
-            group=group, clock_id__in=clock_ids, version__in={v for _, v in versions}
-        ).only("clock_id", "version", "definition")
-        for row in rows:
-            own[(row.clock_id, row.version)] = Clock.from_json(row.definition)
-    shared: dict[str, Clock] = {}
-    if any(not a.clock_version for a in judged):
-        for promoted in CommunityDefinition.objects.filter(
-            clock_id__in=clock_ids, promoted=True
-        ).only("clock_id", "definition"):
-            shared[promoted.clock_id] = Clock.from_json(promoted.definition)
+    clocks = recorded_definitions(group, [(a.clock_id, a.clock_version) for a in judged])
     lang = current_lang()
     for attempt in judged:
-        key = (attempt.clock_id, attempt.clock_version)
-        clock = own.get(key) or shared.get(attempt.clock_id) or get_clock(attempt.clock_id)
+        clock = clocks[(attempt.clock_id, attempt.clock_version)]
         answer = attempt.postmortem or {}
         try:
             played = parse_layout(attempt.layout)
@@ -183,7 +160,7 @@ def attach(group: Group, attempts: Iterable[Attempt | None]) -> None:
                     _cards(played.segments[number - 1]),
                     "" if witness_layout is None else _cards(witness_layout.segments[number - 1]),
                 )
-                for number in range(1, 7)
+                for number in SEGMENTS
             ),
         )
 

@@ -22,8 +22,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from config.errors import DomainError, LimitReached, NotVisible
-from config.i18n import current_lang
+from config.errors import DomainError, LimitReached, NotVisible, refusal_text
 from rules.errors import RulesError
 
 
@@ -36,5 +35,5 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(exc.body(), status=exc.status)
     if isinstance(exc, RulesError):
         field = exc.field or "non_field_errors"
-        return Response({field: [exc.in_language(current_lang())]}, status=400)
+        return Response({field: [refusal_text(exc)]}, status=400)
     return drf_exception_handler(exc, context)

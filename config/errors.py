@@ -4,7 +4,14 @@ A service refuses a change by raising a ``DomainError`` worded for the person in
 language. Forms show ``message`` at ``field``; the API answers ``status`` with
 ``{field: [message]}``. Campaign services (``CampaignError``) and hint services
 (``HintError``, ``HintLimitReached``) subclass it. ``NotVisible`` is the services' 404.
+``refusal_text`` is what a person reads of any refusal, a service's or the rules engine's:
+the one wording the pages, forms and services use.
 """
+
+from __future__ import annotations
+
+from config.i18n import current_lang
+from rules.errors import RulesError
 
 
 class DomainError(Exception):
@@ -32,3 +39,11 @@ class LimitReached(DomainError):
     """Too much asked of a shared resource in too short a time (429)."""
 
     status = 429
+
+
+def refusal_text(error: DomainError | RulesError) -> str:
+    """What a person reads for a refusal, in the active language (a DomainError is already
+    worded in it; a RulesError carries its wording in every language)."""
+    if isinstance(error, RulesError):
+        return error.in_language(current_lang())
+    return error.message

@@ -23,17 +23,9 @@ from django.core.handlers.exception import response_for_exception
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 
-from config.errors import DomainError, NotVisible
+from config.errors import DomainError, NotVisible, refusal_text
 from config.http import on_this_site
-from config.i18n import current_lang
 from rules.errors import RulesError
-
-
-def refusal_text(error: DomainError | RulesError) -> str:
-    """What a person reads, in the active language."""
-    if isinstance(error, RulesError):
-        return error.in_language(current_lang())
-    return error.message
 
 
 def _back(request: HttpRequest) -> str:

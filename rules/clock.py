@@ -18,7 +18,7 @@ from rules import jsontext
 from rules.errors import Phrase, RulesError
 from rules.i18n import say
 from rules.kinds import Rule, rule_from_json
-from rules.layout import check_segment
+from rules.layout import SEGMENTS, check_segment
 
 REBIRTH = "rebirth"
 CAP = 24
@@ -284,7 +284,7 @@ def _check_card_bounds(rules: tuple[Rule, ...]) -> None:
     """Reject rules that no layout could keep together, e.g. exactly 1 and at least 3 cards
     at one segment, or more than 12 cards required in total. Kinds report their bounds
     through ``Rule.card_bounds`` so this stays independent of the kinds."""
-    bounds = dict.fromkeys(range(1, 7), (1, 12))  # every segment needs a card
+    bounds = dict.fromkeys(SEGMENTS, (1, 12))  # every segment needs a card
     for rule in rules:
         for segment, (low, high) in rule.card_bounds().items():
             old_low, old_high = bounds[segment]

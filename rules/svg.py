@@ -16,7 +16,7 @@ from rules.canonical import Differences
 from rules.cards import Colour
 from rules.clock import Clock
 from rules.i18n import check_lang, say
-from rules.layout import Layout
+from rules.layout import SEGMENTS, Layout
 
 OUTER, INNER = 100.0, 34.0
 _SUN_INK, _MOON_INK = "#a34f00", "#24408e"
@@ -107,7 +107,7 @@ def _targets_by_segment(
         return {}
     if isinstance(targets, Mapping):
         return {int(segment): value for segment, value in targets.items()}
-    return dict(zip(range(1, 7), targets, strict=False))
+    return dict(zip(SEGMENTS, targets, strict=False))
 
 
 def _number(value: float) -> str:
@@ -151,7 +151,7 @@ def clock_svg(
         f"<title>{escape(title)}</title>",
         f"<desc>{escape(' '.join(summary))}</desc>",
     ]
-    for segment in range(1, 7):
+    for segment in SEGMENTS:
         parts.append(_segment(clock, segment, layout, lang, by_segment, target_values))
     # The start segment's outline last, so its neighbours' strokes do not cover it.
     outline = (

@@ -16,6 +16,7 @@ from campaigns.models import ClockTranscription, Group
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.errors import RulesError
 from rules.game import PLAYER_COUNTS
+from rules.layout import SEGMENTS
 from rules.seats import SEAT_SIZES, most_face_up, parse_colours
 from solver.errors import HintError
 from solver.hint_inputs import HintInput, parse_input
@@ -212,7 +213,7 @@ class WhatIfForm(forms.Form):
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        for segment in range(1, 7):
+        for segment in SEGMENTS:
             initial = targets[segment - 1] if len(targets) >= segment else None
             self.fields[f"target_{segment}"] = forms.FloatField(
                 label=_("Segment %(n)s") % {"n": segment},
@@ -232,7 +233,7 @@ class WhatIfForm(forms.Form):
         ]
 
     def targets(self) -> list[float]:
-        return [self.cleaned_data[f"target_{segment}"] for segment in range(1, 7)]
+        return [self.cleaned_data[f"target_{segment}"] for segment in SEGMENTS]
 
     def target_fields(self) -> list[forms.BoundField]:
-        return [self[f"target_{segment}"] for segment in range(1, 7)]
+        return [self[f"target_{segment}"] for segment in SEGMENTS]

@@ -17,7 +17,7 @@ from campaigns.models import NAME_LENGTH, Group
 from campaigns.play.state import campaign_state
 from campaigns.statistics.hints import table_rate
 from campaigns.statistics.table_rate import rate_step
-from config.i18n import current_lang
+from config.errors import refusal_text
 from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.errors import RulesError
@@ -112,7 +112,7 @@ def parse_input(
         seats = parse_colours(colours)
     except RulesError as error:
         raise HintError(
-            _("These colours are not a table: %(reason)s") % {"reason": _reason(error)},
+            _("These colours are not a table: %(reason)s") % {"reason": refusal_text(error)},
             "colours",
         ) from None
     if face_up is None or face_up == "":
@@ -205,11 +205,6 @@ def _slip_rate(value: object, group: Group | None) -> tuple[float, str]:
         ) from None
 
 
-def _reason(error: RulesError) -> str:
-    """The rules engine's sentence in the active language (it words its own errors)."""
-    return error.in_language(current_lang())
-
-
 def _parse_clock(clock: object, group: Group | None, community: bool) -> tuple[Clock, str, int]:
     """The clock, where it came from, and how many tables typed it (community only)."""
     if isinstance(clock, str):
@@ -230,7 +225,7 @@ def _parse_clock(clock: object, group: Group | None, community: bool) -> tuple[C
             return Clock.from_json(clock), "given", 0
         except RulesError as error:
             raise HintError(
-                _("This is not a clock definition: %(reason)s") % {"reason": _reason(error)},
+                _("This is not a clock definition: %(reason)s") % {"reason": refusal_text(error)},
                 "clock",
             ) from None
     raise HintError(_("Give a clock id like 1-1, or a clock definition."), "clock")

@@ -9,7 +9,6 @@ Access: a hint is visible to its asker and to members of its group; everyone els
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -18,7 +17,6 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -26,25 +24,20 @@ from django_htmx.http import HttpResponseStopPolling
 
 from campaigns.access import get_group_for_user
 from campaigns.definitions.played import played_definition
-from campaigns.models import Attempt, Group, Membership
-from campaigns.statistics.table_rate import one_in
+from campaigns.models import Attempt, Group
 from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
 from config.ids import parse_id
-from ops.heartbeat import solver_starting
 from rules.clock import Clock
 from rules.errors import RulesError
 from rules.game import PLAYER_COUNTS
-from rules.svg import clock_svg
 from solver import services
 from solver.access import get_hint_for_user
-from solver.core.table import exact
-from solver.core.words import spoken_number
 from solver.errors import HintError, HintLimitReached
 from solver.forms import HintForm, WhatIfForm, slots_from_colours
 from solver.hint_inputs import group_defaults
+from solver.hint_page import hint_context, percent
 from solver.models import HintRequest
-from solver.results import claims, kind_label, moves_per_slip, offered, pick
 from solver.seating import suggested_names
 from solver.what_if import what_if
 
@@ -138,139 +131,7 @@ def _render_new(
     return render(request, "solver/hint_new.html", {"form": form, "group": group}, status=status)
 
 
-def _pct(x: float | None, digits: int = 0) -> str:
-    """0.7499 → "75%" (a table does not need more digits than that); interval ends get one
-    decimal, or a tight interval would read "61%–61%". A rate under 10% gets one decimal too
-    ("2.2%" clean, "1.8%" with slips: whole percents would read "2%" twice). A rate that is
-    neither 0 nor 1 never reads "0%" or "100%": it gets a decimal ("0.2%", "99.6%"), and
-    beyond that "<0.1%" or ">99.9%" — on a clock that silent play seldom passes, "0%" would
-    say it never does. The decimal separator is the reader's language's ("0,2%" in Dutch)."""
-    if x is None:
-        return ""
-    value = 100 * float(x)
-    if 0 < value < 10:
-        digits = max(digits, 1)
-    prefix = ""
-    if 0 < value < 100 and round(value, digits) in (0, 100):
-        digits = max(digits, 1)
-        if round(value, digits) == 0:
-            prefix, value = "<", 10.0**-digits
-        elif round(value, digits) == 100:
-            prefix, value = ">", 100 - 10.0**-digits
-    text = f"{value:.{digits}f}".replace(".", str(get_format("DECIMAL_SEPARATOR")))
-    return f"{prefix}{text}%"
-
-
-def _at_most(rate: str) -> str:
-    """A rate computed without a rule the table plays (a rule in its own words): the true
-    rate can only be lower, and every figure says so, on the hint as in What if."""
-    return _("at most %(rate)s") % {"rate": rate}
-
-
 # --- Watching and reading -----------------------------------------------------------------------
-
-
-def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any) -> dict[str, Any]:
-    lang = current_lang()
-    context: dict[str, Any] = {
-        "hint": hint,
-        "speech": hint.speech(lang),
-        "is_owner": hint.user_id == request.user.pk,
-        # Viewers of the hint's group read it, but neither retry it nor ask for the group.
-        "may_ask_for_group": hint.group_id is None
-        or Membership.objects.filter(
-            group_id=hint.group_id,
-            user=request.user,
-            role__in=(Membership.Role.OWNER, Membership.Role.MEMBER),
-        ).exists(),
-        # A queued hint while the only worker loads the solver's kernels (the first start on
-        # a machine compiles them): the page says so instead of a silent 0 %.
-        "solver_starting": hint.status == HintRequest.Status.QUEUED and solver_starting(),
-        **extra,
-    }
-    # The plan shown: one of the plans offered (tabs), ?plan=N or the What if form's "plan".
-    source = request.POST if request.method == "POST" else request.GET
-    index, shown = pick(hint.result or {}, source.get("plan", 0))
-    # Rules in the table's own words the plans do not know: every figure is at most itself.
-    ignored = hint.ignored_rules(lang) if hint.result else []
-    bound = _at_most if ignored else str
-    outcome = extra.get("what_if")
-    if outcome is not None:
-        context["what_if_numbers"] = {
-            "mine": bound(_pct(outcome.mine.pass_rate)),
-            "theirs": bound(_pct(outcome.suggested.pass_rate)),
-            "pass_rate": _pct(outcome.mine.pass_rate),
-            "low": _pct(outcome.mine.interval[0], 1),
-            "high": _pct(outcome.mine.interval[1], 1),
-            "games": outcome.mine.games,
-            "suggested": _pct(outcome.suggested.pass_rate),
-            # The headline figure of the plan varied, when What if measured it otherwise.
-            "headline": ""
-            if _pct(outcome.suggested.pass_rate) == _pct(shown.get("pass_rate"))
-            else _pct(shown.get("pass_rate")),
-            "headline_games": (hint.result or {}).get("games"),
-        }
-    if hint.status == HintRequest.Status.DONE and hint.result:
-        result = hint.result
-        interval = shown.get("interval") or [0, 0]
-        slip_rate = float(result.get("slip_rate") or 0.0)
-        with_slips = shown.get("pass_rate_with_slips")
-        context["numbers"] = {
-            "pass_rate": _pct(shown.get("pass_rate")),
-            "low": _pct(interval[0], 1),
-            "high": _pct(interval[1], 1),
-            "baseline": bound(_pct(result.get("baseline_rate"))),
-            "clean": bound(_pct(shown.get("pass_rate"))),
-            "odds": _pct(result.get("odds")),
-            "with_slips": bound(_pct(with_slips)) if with_slips is not None and slip_rate else "",
-            "every": moves_per_slip(slip_rate),
-            # The table's own rate (hint_inputs.table_slip_rate): say so, as 1 card in N.
-            "table_every": one_in(hint.slip_rate)
-            if hint.slip_rate_source == HintRequest.SlipRateSource.TABLE
-            else 0,
-        }
-        context["ignored_rules"] = ignored
-        plans = offered(result)
-        said = claims(plans, slips=bool(slip_rate))
-        context["shown_index"] = index
-        context["plans"] = [
-            {
-                "index": i,
-                "labels": [kind_label(kind) for kind in other.get("kinds", [])],
-                "helps": said[i],
-                "pass_rate": bound(_pct(other.get("pass_rate"))),
-                "with_slips": bound(_pct(other.get("pass_rate_with_slips")))
-                if slip_rate and other.get("pass_rate_with_slips") is not None
-                else "",
-                "sentences": other.get("sentences"),
-            }
-            for i, other in enumerate(plans)
-        ]
-        if index:
-            context["speech"] = hint.speech(lang, shown.get("plan"))
-        plan = hint.read_plan(shown.get("plan"))
-        context["has_plan"] = plan is not None
-        targets = [spoken_number(t) for t in shown.get("plan", {}).get("targets", [])]
-        try:
-            clock = hint.clock()
-            # The exactly-twelve convention says what each segment ends at, whatever the
-            # plan's targets: the face shows those, the What-if varies only who opens.
-            convention = exact.followed(clock, plan) if plan is not None else None
-            face: Sequence[float] | Mapping[int, float] = targets
-            if convention is not None:
-                context["exact_plan"] = True
-                face = convention.ends()
-            context["clock_face"] = clock_svg(clock, lang=lang, targets=face)
-        except Exception:  # a face we cannot draw must not hide the plan
-            context["clock_face"] = ""
-        if "what_if_form" not in context:
-            context["what_if_form"] = WhatIfForm(
-                players=hint.players,
-                targets=targets,
-                names=hint.names or (),
-                initial={"opener": shown.get("plan", {}).get("opener", 1), "plan": index},
-            )
-    return context
 
 
 @login_required
@@ -280,13 +141,13 @@ def hint_detail(request: AuthenticatedHttpRequest, hint_id: int) -> HttpResponse
     hint = get_hint_for_user(request.user, hint_id)
     if request.htmx and request.GET.get("partial") == "status":
         html = render_to_string(
-            "solver/hint_detail.html#status", _context(request, hint), request=request
+            "solver/hint_detail.html#status", hint_context(request, hint), request=request
         )
         if hint.is_active:
             return HttpResponse(html)
         # The job has ended: swap in the result and tell htmx to stop polling.
         return HttpResponseStopPolling(html)
-    return render(request, "solver/hint_detail.html", _context(request, hint))
+    return render(request, "solver/hint_detail.html", hint_context(request, hint))
 
 
 @login_required
@@ -344,7 +205,7 @@ def hint_what_if(request: AuthenticatedHttpRequest, hint_id: int) -> HttpRespons
             form.add_error(None, error.message)
     if (not form.is_valid() or form.errors) and status != 429:
         status = 400
-    context = _context(request, hint, what_if_form=form, what_if=outcome)
+    context = hint_context(request, hint, what_if_form=form, what_if=outcome)
     if request.htmx:
         # 200 even for a refusal, as the board does: htmx swaps no 4xx answer in, so the
         # player would see nothing at all where the card should say what to change.
@@ -360,7 +221,7 @@ def hint_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     page = Paginator(rows, 25).get_page(request.GET.get("page"))
     for hint in page:
         # a percentage, as on every other page ("61%", not "0.61")
-        hint.rate_shown = _pct((hint.result or {}).get("pass_rate"))  # type: ignore[attr-defined]
+        hint.rate_shown = percent((hint.result or {}).get("pass_rate"))  # type: ignore[attr-defined]
     return render(request, "solver/hint_list.html", {"page": page})
 
 
@@ -410,7 +271,7 @@ def table_plan(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) 
         "hint": hint,
         "colours": hint.colours if hint else "",
         "speech": hint.speech(lang) if hint else None,
-        "rate": _pct(hint.result.get("pass_rate")) if hint and hint.result else "",
+        "rate": percent(hint.result.get("pass_rate")) if hint and hint.result else "",
     }
     if request.htmx:
         return render(request, "solver/table_plan.html#plan", context)

@@ -10,7 +10,7 @@ from typing import Any
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
-from config.i18n import current_lang
+from config.errors import refusal_text
 from rules.errors import RulesError
 from solver.core.table.plans import Plan
 from solver.core.table.simulate import SimResult, draw_values, pass_count, wilson
@@ -72,7 +72,7 @@ def what_if(
     try:
         clock = hint.clock()
     except RulesError as error:  # a definition saved before today's limits (MAX_RULES)
-        raise HintError(error.in_language(current_lang()), "targets") from None
+        raise HintError(refusal_text(error), "targets") from None
     if compiled_engine_models(clock):
         round_games, most_games = WHAT_IF_GAMES, WHAT_IF_GAMES
     else:

@@ -10,14 +10,13 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from campaigns.access import get_group_for_user
+from campaigns.access import clock_or_404, get_group_for_user
 from campaigns.api_common import FIELD_ERRORS, WRITE_ERRORS
 from campaigns.definitions.services import transcribe
 from config.http import AuthenticatedRequest, api_view
 from config.i18n import current_lang
 from rules.catalogue import CLOCK_IDS, get_clock
 from rules.clock import MAX_RULES, Clock
-from rules.errors import RulesError
 from rules.inputs import check_layout, clock_from_value
 
 
@@ -86,11 +85,7 @@ def clock_list(request: AuthenticatedRequest) -> Response:
 @extend_schema(responses={200: ClockOut}, summary="One clock")
 @api_view(["GET"])
 def clock_detail(request: AuthenticatedRequest, clock_id: str) -> Response:
-    try:
-        clock = get_clock(clock_id)
-    except RulesError:
-        return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
-    return Response(_clock_json(clock, current_lang()))
+    return Response(_clock_json(get_clock(clock_or_404(clock_id)), current_lang()))
 
 
 @extend_schema(

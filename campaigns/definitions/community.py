@@ -163,7 +163,7 @@ def confirmed_fingerprints(clock_id: str, fingerprints: list[str]) -> set[str]:
         groups_of.setdefault(print_, []).append(group_id)
         people.setdefault(group_id, set()).update([author_id] if author_id else [])
     writers = Membership.objects.filter(
-        group_id__in=list(people), role__in=[Membership.Role.OWNER, Membership.Role.MEMBER]
+        group_id__in=list(people), role__in=Membership.WRITERS
     ).values_list("group_id", "user_id")
     for group_id, user_id in writers:
         people[group_id].add(user_id)

@@ -1,17 +1,27 @@
 """Inputs for one special rule of the clock editor, generated from the rule kind's own
 parameter types (rules/kinds): a segment becomes a choice of 1–6, a bounded number a number
 field, a list a comma-separated field, an optional colour a choice. A new kind in rules/
-appears in the editor with no change here."""
+appears in the editor with no change here.
+
+Below them, the editor's state machine: one request is one ``EditorStep`` (``start_editing``
+for a GET, ``edit`` for a POST and the button it names)."""
 
 from __future__ import annotations
 
+import json
 import types
 from dataclasses import dataclass, fields
 from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
 
+from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from campaigns.definitions import described
+from campaigns.forms import TranscriptionForm, add_service_error
+from config.errors import refusal_text
+from config.ids import parse_natural
+from rules.clock import Clock
 from rules.errors import RulesError
 from rules.kinds import RULE_KINDS, Rule, rule_from_json
 from rules.kinds.base import Length
@@ -161,3 +171,88 @@ def rule_from_params(kind: str, data: Any) -> Rule:
         return rule_from_json(rule)
     except RulesError as error:
         raise error.with_field("new_rule") from None
+
+
+# --- The editor's state machine -------------------------------------------------------------
+# One request to the clock editor is one step: GET starts from the definition played, a POST
+# applies the button it names to the rules the form holds. The view checks access, reads
+# the request, runs the step and renders or saves what it gives.
+
+
+@dataclass(frozen=True)
+class EditorStep:
+    """The editor after one request: its form, the clock as the form stands (None while the
+    form has errors), the kind in "Add a rule" ("" once added) and why that rule was
+    refused, if it was; ``save`` when the request asked to save a draft that is ready."""
+
+    form: TranscriptionForm
+    draft: Clock | None
+    new_kind: str = ""
+    new_rule_error: str | None = None
+    save: bool = False
+
+    @property
+    def status(self) -> int:
+        return 400 if self.form.errors or self.new_rule_error else 200
+
+
+def _rules_text(rules: list[dict[str, Any]]) -> str:
+    return "\n".join(json.dumps(rule, ensure_ascii=False) for rule in rules)
+
+
+def start_editing(clock: Clock) -> EditorStep:
+    """The editor opened on ``clock`` (the definition the group plays)."""
+    form = TranscriptionForm(
+        initial={
+            "start": clock.start,
+            "cap_lifted": clock.cap is None,
+            "rules": _rules_text([r.to_json() for r in clock.rules]),
+        }
+    )
+    return EditorStep(form, clock)
+
+
+def _press(
+    rules: list[dict[str, Any]], post: QueryDict, new_kind: str
+) -> tuple[list[dict[str, Any]], str, str | None]:
+    """The rules after the button ``post`` names: ``remove`` (an index), ``replace`` (an
+    index: a described rule by the kind staff marked), ``add`` — and ``save`` with a rule
+    still in "Add a rule" adds it too, rather than drop it. Returns the rules, the kind
+    left in "Add a rule" and why the new rule was refused."""
+    rules = list(rules)
+    action = post.get("action")
+    if "remove" in post:
+        index = parse_natural(post.get("remove", ""), len(rules) - 1)
+        if index is not None:
+            rules.pop(index)
+    elif "replace" in post:
+        index = parse_natural(post.get("replace", ""), len(rules) - 1)
+        if index is not None:
+            rules = described.replaced(rules, index)
+    elif action == "add" or (action == "save" and new_kind in RULE_KINDS):
+        try:
+            rules.append(rule_from_params(new_kind, post).to_json())
+        except RulesError as error:
+            return rules, new_kind, refusal_text(error)
+        new_kind = ""
+    return rules, new_kind, None
+
+
+def edit(clock_id: str, post: QueryDict) -> EditorStep:
+    """The editor after a POST: the button pressed applied to the rules the form holds."""
+    new_kind = post.get("new_kind", "")
+    new_rule_error = None
+    data = post.copy()
+    form = TranscriptionForm(data)
+    if form.is_valid():
+        rules, new_kind, new_rule_error = _press(form.cleaned_data["rules"], post, new_kind)
+        data["rules"] = _rules_text(rules)
+        form = TranscriptionForm(data)
+    draft = None
+    if form.is_valid():
+        try:
+            draft = Clock.from_json(form.definition(clock_id))
+        except RulesError as error:
+            add_service_error(form, error)
+    save = post.get("action") == "save" and draft is not None and new_rule_error is None
+    return EditorStep(form, draft, new_kind, new_rule_error, save)

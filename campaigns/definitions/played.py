@@ -4,6 +4,7 @@ check, the hint form, the hint API and the hint job."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from campaigns.definitions.community import sees_community, shared_definitions
@@ -63,3 +64,34 @@ def played_definition(
     if top is None or not top.confirmed:
         return choice
     return DefinitionChoice(DefinitionChoice.COMMUNITY, top.clock, 0, top.fingerprint, top.groups)
+
+
+def recorded_definitions(
+    group: Group, recorded: Iterable[tuple[str, int]]
+) -> dict[tuple[str, int], Clock]:
+    """The definition each recorded (clock, version) was played and judged by: the group's
+    version ``version``, or for 0 (or a version since deleted) the promoted definition,
+    else the shipped one — ``played_definition``'s order when the attempt was recorded, as
+    an attempt keeps the version it named. At most two queries, for any number of
+    attempts."""
+    wanted = set(recorded)
+    clock_ids = {clock_id for clock_id, _ in wanted}
+    versions = {version for _, version in wanted if version}
+    found: dict[tuple[str, int], Clock] = {}
+    if versions:
+        rows = ClockTranscription.objects.filter(
+            group=group, clock_id__in=clock_ids, version__in=versions
+        ).only("clock_id", "version", "definition")
+        for row in rows:
+            if (row.clock_id, row.version) in wanted:
+                found[(row.clock_id, row.version)] = Clock.from_json(row.definition)
+    unowned = {clock_id for clock_id, version in wanted - found.keys()}
+    promoted: dict[str, Clock] = {}
+    if unowned:
+        rows_promoted = CommunityDefinition.objects.filter(
+            clock_id__in=unowned, promoted=True
+        ).only("clock_id", "definition")
+        promoted = {row.clock_id: Clock.from_json(row.definition) for row in rows_promoted}
+    for key in wanted - found.keys():
+        found[key] = promoted.get(key[0]) or get_clock(key[0])
+    return found

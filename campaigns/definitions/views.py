@@ -4,7 +4,6 @@ redrawn as the user types (htmx swaps its ``editor`` partial).
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from typing import Any
 
@@ -23,19 +22,22 @@ from campaigns.access import clock_or_404, get_group_for_user
 from campaigns.definitions import described
 from campaigns.definitions import services as definitions_services
 from campaigns.definitions.community_views import community_section
-from campaigns.definitions.editor import kinds_offered, param_inputs, rule_from_params
+from campaigns.definitions.editor import (
+    EditorStep,
+    edit,
+    kinds_offered,
+    param_inputs,
+    start_editing,
+)
 from campaigns.definitions.played import played_definition
-from campaigns.errors import error_text
-from campaigns.forms import TranscriptionForm, add_service_error
 from campaigns.models import Attempt
 from campaigns.play.chapter_map import clock_state, state_labels
 from campaigns.play.state import campaign_state
 from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
-from config.ids import parse_natural
 from rules.clock import Clock
-from rules.errors import RulesError
 from rules.kinds import RULE_KINDS
+from rules.layout import SEGMENTS
 from rules.svg import clock_svg
 
 
@@ -100,108 +102,59 @@ def _sameclock_face(a: Clock, b: Clock) -> bool:
     return (a.start, a.cap, a.rules) == (b.start, b.cap, b.rules)
 
 
-def _rules_text(rules: list[dict[str, Any]]) -> str:
-    return "\n".join(json.dumps(rule, ensure_ascii=False) for rule in rules)
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
-def transcribe(  # noqa: C901 - one branch per button of the editor
-    request: AuthenticatedHttpRequest, group_id: int, clock_id: str
-) -> HttpResponse:
+def transcribe(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) -> HttpResponse:
     """The clock editor: the clock hand, the 24 limit and the special rules, with the clock
-    face redrawn after every change. Buttons say what a POST does: ``choose`` shows the
-    inputs of the kind picked in ``new_kind``, ``add`` appends that rule, ``remove`` (its
-    index) drops one, ``save`` stores a new version. htmx swaps the ``editor`` partial on
-    every change; without JavaScript the same buttons re-render the page."""
+    face redrawn after every change. Buttons say what a POST does (``editor.edit``):
+    ``choose`` shows the inputs of the kind picked in ``new_kind``, ``add`` appends that
+    rule, ``remove`` (its index) drops one, ``save`` stores a new version. htmx swaps the
+    ``editor`` partial on every change; without JavaScript the same buttons re-render the
+    page."""
     group, membership = get_group_for_user(request.user, group_id, write=True)
     clock_id = clock_or_404(clock_id)
     choice = played_definition(group, clock_id)
     clock, version = choice.clock, choice.version
-    new_kind = request.POST.get("new_kind", "")
-    new_rule_error = None
-    if request.method == "POST":
-        data = request.POST.copy()
-        form = TranscriptionForm(data)
-        if form.is_valid():
-            rules = list(form.cleaned_data["rules"])
-            if "remove" in request.POST:
-                index = parse_natural(request.POST.get("remove", ""), len(rules) - 1)
-                if index is not None:
-                    rules.pop(index)
-            elif "replace" in request.POST:  # a described rule by the kind staff marked
-                index = parse_natural(request.POST.get("replace", ""), len(rules) - 1)
-                if index is not None:
-                    rules = described.replaced(rules, index)
-            elif request.POST.get("action") == "add" or (
-                # Save with a rule still in "Add a rule" saves it too, rather than drop it.
-                request.POST.get("action") == "save" and new_kind in RULE_KINDS
-            ):
-                try:
-                    rules.append(rule_from_params(new_kind, request.POST).to_json())
-                    new_kind = ""
-                except RulesError as error:
-                    new_rule_error = error_text(error)
-            data["rules"] = _rules_text(rules)
-            form = TranscriptionForm(data)
-    else:
-        form = TranscriptionForm(
-            initial={
-                "start": clock.start,
-                "cap_lifted": clock.cap is None,
-                "rules": _rules_text([r.to_json() for r in clock.rules]),
-            }
-        )
-    draft: Clock | None = clock
-    if form.is_bound:
-        draft = None
-        if form.is_valid():
-            try:
-                draft = Clock.from_json(form.definition(clock_id))
-            except RulesError as error:
-                add_service_error(form, error)
-    if (
-        request.method == "POST"
-        and request.POST.get("action") == "save"
-        and draft is not None
-        and new_rule_error is None
-    ):
-        if version and _sameclock_face(clock, draft):  # a double tap, or nothing changed
+    step = edit(clock_id, request.POST) if request.method == "POST" else start_editing(clock)
+    if step.save and step.draft is not None:
+        if version and _sameclock_face(clock, step.draft):  # a double tap, or nothing changed
             messages.info(
                 request, _("Nothing changed: still version %(version)d.") % {"version": version}
             )
         else:
-            row = definitions_services.transcribe(group, clock_id, draft.to_json(), request.user)
+            draft = step.draft.to_json()
+            row = definitions_services.transcribe(group, clock_id, draft, request.user)
             messages.success(request, _("Saved as version %(version)d.") % {"version": row.version})
         if request.htmx:
             return HttpResponseClientRedirect(reverse("campaigns:clock", args=[group.pk, clock_id]))
         return redirect("campaigns:clock", group.pk, clock_id)
-    context: dict[str, Any] = {
-        "group": group,
-        "membership": membership,
-        "clock_id": clock_id,
-        "version": version,
-        "form": form,
-        "kinds": kinds_offered(),
-        "new_kind": new_kind if new_kind in RULE_KINDS else "",
-        "new_inputs": (
-            [replace(p, value=request.POST.get(p.field, "")) for p in param_inputs(new_kind)]
-            if new_kind in RULE_KINDS
-            else []
-        ),
-        "new_rule_error": new_rule_error,
-        "draft_rules": (
-            [(i, r.describe(current_lang())) for i, r in enumerate(draft.rules)] if draft else []
-        ),
-        "preview": clock_face(draft) if draft else None,
-        "offers": described.offers(draft, current_lang()),
-        "segments": range(1, 7),
-    }
-    status = 400 if form.errors or new_rule_error else 200
+    context = {"group": group, "membership": membership, "clock_id": clock_id, "version": version}
+    context.update(_editor_context(request, step))
     if request.htmx:
         return render(request, "campaigns/transcribe.html#editor", context)
     # Other tables' definitions, compared with the version saved (not the draft).
     state = campaign_state(group.current_campaign())
     context.update(community_section(group, clock_id, clock, version, state))
-    return render(request, "campaigns/transcribe.html", context, status=status)
+    return render(request, "campaigns/transcribe.html", context, status=step.status)
+
+
+def _editor_context(request: AuthenticatedHttpRequest, step: EditorStep) -> dict[str, Any]:
+    """What the editor partial shows of a step, in the reader's language."""
+    lang, draft, new_kind = current_lang(), step.draft, step.new_kind
+    offered = new_kind in RULE_KINDS
+    return {
+        "form": step.form,
+        "kinds": kinds_offered(),
+        "new_kind": new_kind if offered else "",
+        "new_inputs": (
+            [replace(p, value=request.POST.get(p.field, "")) for p in param_inputs(new_kind)]
+            if offered
+            else []
+        ),
+        "new_rule_error": step.new_rule_error,
+        "draft_rules": [(i, r.describe(lang)) for i, r in enumerate(draft.rules)] if draft else [],
+        "preview": clock_face(draft) if draft else None,
+        "offers": described.offers(draft, lang),
+        "segments": SEGMENTS,
+    }

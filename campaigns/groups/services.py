@@ -4,9 +4,10 @@ through here (pages and API alike); refusals are CampaignError at a field."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from enum import StrEnum
 from typing import Any
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -316,10 +317,27 @@ def _lock_keeping_an_owner(group: Group, membership: Membership, role: str | Non
         raise CampaignError(_("A group needs at least one owner."), "role")
 
 
+class Invite(StrEnum):
+    """What a group's invite link is to someone: the one rule of invites is that the link
+    lets you in while it is open, or whenever you are already a member."""
+
+    MEMBER = "member"  # already in the group: the link leads them in, open or not
+    OPEN = "open"
+    EXPIRED = "expired"
+
+
+def invite_for(group: Group, user: User | AnonymousUser) -> Invite:
+    """The group's invite link as ``user`` meets it (the join page, the join itself, the
+    invite the dashboard offers again after a sign-up)."""
+    if user.is_authenticated and group.memberships.filter(user=user).exists():
+        return Invite.MEMBER
+    return Invite.OPEN if group.invite_open else Invite.EXPIRED
+
+
 def join(group: Group, user: User) -> Membership:
     """Join through the group's invite link: as a member, or with the role one already has.
     CampaignError once the link has expired."""
-    if not group.invite_open and not group.memberships.filter(user=user).exists():
+    if invite_for(group, user) == Invite.EXPIRED:
         raise CampaignError(
             _("This invite link has expired. Ask an owner of the group for a new one."), "token"
         )

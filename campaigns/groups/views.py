@@ -34,12 +34,14 @@ from campaigns.forms import (
 )
 from campaigns.groups import services as groups_services
 from campaigns.groups.services import (
+    Invite,
     add_member,
     add_player,
     change_role,
     create_group,
     edit_session,
     fill_in_session,
+    invite_for,
     new_campaign,
     remove_member,
     remove_player,
@@ -94,7 +96,7 @@ def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
     # An invite opened before logging in or signing up, not taken up yet.
     token = request.session.get(INVITE_SESSION_KEY)
     invite = Group.objects.filter(invite_token=token).first() if token else None
-    if invite is not None and (not invite.invite_open or memberships.filter(group=invite).exists()):
+    if invite is not None and invite_for(invite, request.user) != Invite.OPEN:
         request.session.pop(INVITE_SESSION_KEY, None)
         invite = None
     status = 400 if form.errors else 200
@@ -312,8 +314,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     asked to log in or sign up; the invite is kept in their session, and the dashboard
     offers it again after they sign up (sign-up does not follow ``next``)."""
     group = get_object_or_404(Group, invite_token=token)
-    member = request.user.is_authenticated and group.memberships.filter(user=request.user).exists()
-    if not group.invite_open and not member:
+    if invite_for(group, request.user) == Invite.EXPIRED:
         request.session.pop(INVITE_SESSION_KEY, None)
         return render(request, "campaigns/join.html", {"expired": True}, status=410)
     context: dict[str, object] = {"group": group, "https_join": _https_join(request)}

@@ -10,15 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 from time import monotonic, sleep
-from typing import Any
+from typing import Any, NamedTuple
 
+from django import forms
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils.translation import gettext as _
-from rest_framework import serializers
 
 from campaigns.definitions.services import transcribe
-from campaigns.errors import CampaignError, error_text
+from campaigns.errors import CampaignError
 from campaigns.groups.services import create_group, restore_campaign
 from campaigns.history.exports import FORMAT, READABLE_VERSIONS
 from campaigns.history.sections import Restored, sections
@@ -35,6 +36,7 @@ from campaigns.models import (
 )
 from campaigns.play.services import record_attempt, retrieve, skip
 from campaigns.play.state import campaign_state
+from config.errors import refusal_text
 from rules.errors import RulesError
 
 
@@ -62,85 +64,171 @@ BATCH_SECONDS = 0.5
 BATCH_PAUSE = 0.12
 
 
-class _EventIn(serializers.Serializer):
-    event = serializers.ChoiceField(choices=Event.Kind.choices)
-    at = serializers.DateTimeField(required=False)  # when it was recorded (version 2 on)
-    clock = serializers.CharField(max_length=500)  # a retrieval names its clocks, comma-separated
-    players = serializers.IntegerField(min_value=2, max_value=4, required=False)
-    session = serializers.IntegerField(min_value=0, max_value=MAX_SESSIONS, required=False)
-    layout = serializers.CharField(
-        max_length=400, required=False, allow_blank=True, allow_null=True, trim_whitespace=False
+# The shape of a history, checked with plain Python and Django's form fields (whose messages
+# come translated), key by key in the order written here: the first fault is the refusal,
+# said with where it is (``campaigns[0].history[3].duration_min: Ensure this value is …``).
+# Keys a shape does not name are dropped; an optional key left out stays out.
+
+
+class _Fault(Exception):
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message)
+        self.path, self.message = path, message
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+Check = Callable[[Any, str], Any]  # (value, where it is) → the value cleaned, or _Fault
+
+
+def _field(field: forms.Field, *, strings_only: bool = False) -> Check:
+    """One of Django's form fields as a check. Dates, times and choices take strings only
+    (a form field would read a number's attributes); text and numbers take either, as JSON
+    has them. A list or an object where one value belongs is refused with the field's own
+    word for a bad value (for text, "Not a valid string.")."""
+    wrong = field.error_messages.get("invalid") or _("Not a valid string.")
+
+    def check(value: Any, path: str) -> Any:
+        scalar = isinstance(value, str) or (
+            not strings_only and isinstance(value, (int, float)) and not isinstance(value, bool)
+        )
+        if not scalar:
+            raise _Fault(path, str(wrong))
+        try:
+            return field.clean(value if isinstance(value, str) else str(value))
+        except ValidationError as error:
+            raise _Fault(path, error.messages[0]) from None
+
+    return check
+
+
+def _text(max_length: int, *, blank: bool = False, strip: bool = True) -> Check:
+    return _field(forms.CharField(max_length=max_length, required=not blank, strip=strip))
+
+
+def _whole(low: int, high: int | None = None) -> Check:
+    return _field(forms.IntegerField(min_value=low, max_value=high))
+
+
+def _choice(choices: Any) -> Check:
+    return _field(forms.ChoiceField(choices=choices), strings_only=True)
+
+
+def _list(child: Check, max_length: int, min_length: int = 0) -> Check:
+    def check(value: Any, path: str) -> list[Any]:
+        if not isinstance(value, list):
+            kind = type(value).__name__
+            raise _Fault(
+                path, _('Expected a list of items but got type "%(type)s".') % {"type": kind}
+            )
+        if len(value) > max_length:
+            message = _("Ensure this field has no more than %(count)d elements.")
+            raise _Fault(path, message % {"count": max_length})
+        if len(value) < min_length:
+            message = _("Ensure this field has at least %(count)d elements.")
+            raise _Fault(path, message % {"count": min_length})
+        return [child(item, f"{path}[{index}]") for index, item in enumerate(value)]
+
+    return check
+
+
+def _mapping(value: Any, path: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        kind = type(value).__name__
+        raise _Fault(
+            path, _("Invalid data. Expected a dictionary, but got %(type)s.") % {"type": kind}
+        )
+    return value
+
+
+class _Key(NamedTuple):
+    check: Check
+    required: bool = True
+    null: bool = False
+
+
+def _record(
+    keys: dict[str, _Key], *, needs: Callable[[dict[str, Any]], tuple[str, ...]] | None = None
+) -> Check:
+    """A JSON object of ``keys``; ``needs(cleaned)`` names the keys that its values make
+    required (an attempt's players and session)."""
+
+    def check(value: Any, path: str) -> dict[str, Any]:
+        _mapping(value, path)
+        cleaned: dict[str, Any] = {}
+        for name, key in keys.items():
+            where = f"{path}.{name}" if path else name
+            if name not in value:
+                if key.required:
+                    raise _Fault(where, _("This field is required."))
+            elif value[name] is None:
+                if not key.null:
+                    raise _Fault(where, _("This field may not be null."))
+                cleaned[name] = None
+            else:
+                cleaned[name] = key.check(value[name], where)
+        for name in needs(cleaned) if needs else ():
+            if name not in cleaned:
+                raise _Fault(f"{path}.{name}", _("This field is required."))
+        return cleaned
+
+    return check
+
+
+def _attempt_needs(event: dict[str, Any]) -> tuple[str, ...]:
+    return (
+        ("players", "session") if event["event"] in (Event.Kind.PASSED, Event.Kind.FAILED) else ()
     )
-    opener = serializers.CharField(
-        max_length=NAME_LENGTH, required=False, allow_blank=True, allow_null=True
-    )
-    duration_min = serializers.IntegerField(
-        min_value=0, max_value=24 * 60, required=False, allow_null=True
-    )
-    notes = serializers.CharField(
-        max_length=NOTES_LENGTH, required=False, allow_blank=True, allow_null=True
-    )
-
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        if data["event"] in (Event.Kind.PASSED, Event.Kind.FAILED):
-            for key in ("players", "session"):
-                if key not in data:
-                    raise serializers.ValidationError({key: [_("This field is required.")]})
-        return data
 
 
-class _SessionIn(serializers.Serializer):
-    date = serializers.DateField()
-    players = serializers.ListField(
-        child=serializers.CharField(max_length=NAME_LENGTH),
-        max_length=MAX_PLAYERS_LISTED,
-        required=False,
-    )
-    notes = serializers.CharField(max_length=NOTES_LENGTH, required=False, allow_blank=True)
-
-
-class _CampaignIn(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=Campaign.Kind.choices)
-    passed_at_start = serializers.ListField(
-        child=serializers.CharField(max_length=20), max_length=41, required=False
-    )
-    sessions = serializers.ListField(child=_SessionIn(), max_length=MAX_SESSIONS)
-    history = serializers.ListField(child=_EventIn(), max_length=MAX_EVENTS)
-
-
-class _TranscriptionIn(serializers.Serializer):
-    clock = serializers.CharField(max_length=20)
-    version = serializers.IntegerField(min_value=1, required=False)
-    definition = serializers.DictField()
-
-
-class HistoryIn(serializers.Serializer):
-    name = serializers.CharField(max_length=NAME_LENGTH)
-    players = serializers.ListField(
-        child=serializers.CharField(max_length=NAME_LENGTH),
-        max_length=MAX_PLAYERS_LISTED,
-        required=False,
-    )
-    transcriptions = serializers.ListField(
-        child=_TranscriptionIn(), max_length=MAX_TRANSCRIPTIONS, required=False
-    )
-    campaigns = serializers.ListField(child=_CampaignIn(), min_length=1, max_length=MAX_CAMPAIGNS)
-
-
-def _first_error(errors: Any, path: str = "") -> str:
-    """The first reason in a serializer's (nested) errors, with where it is:
-    ``campaigns[0].history[3].duration_min: Ensure this value is …``."""
-    if isinstance(errors, dict):
-        key, value = next(iter(errors.items()))
-        if key == "non_field_errors":
-            return _first_error(value, path)
-        step = f"[{key}]" if isinstance(key, int) else (f".{key}" if path else str(key))
-        return _first_error(value, path + step)
-    if isinstance(errors, list):
-        for item in errors:
-            if item:
-                return _first_error(item, path)
-    return f"{path}: {errors}" if path else str(errors)
+_NAMES = _Key(_list(_text(NAME_LENGTH), MAX_PLAYERS_LISTED), required=False)
+_EVENT = _record(
+    {
+        "event": _Key(_choice(Event.Kind.choices)),
+        "at": _Key(
+            _field(forms.DateTimeField(), strings_only=True), required=False
+        ),  # version 2 on
+        "clock": _Key(_text(500)),  # a retrieval names its clocks, comma-separated
+        "players": _Key(_whole(2, 4), required=False),
+        "session": _Key(_whole(0, MAX_SESSIONS), required=False),
+        "layout": _Key(_text(400, blank=True, strip=False), required=False, null=True),
+        "opener": _Key(_text(NAME_LENGTH, blank=True), required=False, null=True),
+        "duration_min": _Key(_whole(0, 24 * 60), required=False, null=True),
+        "notes": _Key(_text(NOTES_LENGTH, blank=True), required=False, null=True),
+    },
+    needs=_attempt_needs,
+)
+_SESSION = _record(
+    {
+        "date": _Key(_field(forms.DateField(), strings_only=True)),
+        "players": _NAMES,
+        "notes": _Key(_text(NOTES_LENGTH, blank=True), required=False),
+    }
+)
+_CAMPAIGN = _record(
+    {
+        "kind": _Key(_choice(Campaign.Kind.choices)),
+        "passed_at_start": _Key(_list(_text(20), 41), required=False),
+        "sessions": _Key(_list(_SESSION, MAX_SESSIONS)),
+        "history": _Key(_list(_EVENT, MAX_EVENTS)),
+    }
+)
+_TRANSCRIPTION = _record(
+    {
+        "clock": _Key(_text(20)),
+        "version": _Key(_whole(1), required=False),
+        "definition": _Key(_mapping),
+    }
+)
+HISTORY = _record(
+    {
+        "name": _Key(_text(NAME_LENGTH)),
+        "players": _NAMES,
+        "transcriptions": _Key(_list(_TRANSCRIPTION, MAX_TRANSCRIPTIONS), required=False),
+        "campaigns": _Key(_list(_CAMPAIGN, MAX_CAMPAIGNS, min_length=1)),
+    }
+)
 
 
 def check_history(data: Any) -> dict[str, Any]:
@@ -151,10 +239,10 @@ def check_history(data: Any) -> dict[str, Any]:
         _("This is not a Timekeeper history."),
     )
     _require(data.get("version") in READABLE_VERSIONS, _("This history has an unknown version."))
-    shape = HistoryIn(data=data)
-    if not shape.is_valid():
-        raise CampaignError(_first_error(shape.errors), "history")
-    history = dict(shape.validated_data)
+    try:
+        history: dict[str, Any] = HISTORY(data, "")
+    except _Fault as fault:
+        raise CampaignError(str(fault), "history") from None
     # The other apps' sections (the solver's hints), checked against the history's own rows.
     for section in sections():
         if data.get(section.name) is not None:
@@ -255,7 +343,7 @@ def write_history(
         if isinstance(error, CampaignError):  # the event's refusal, said of the history
             raise CampaignError(error.message, "history") from None
         if isinstance(error, RulesError):  # a transcription the rules engine refuses: say why
-            raise CampaignError(error_text(error), "history") from None
+            raise CampaignError(refusal_text(error), "history") from None
         if isinstance(error, (KeyError, TypeError, ValueError, AttributeError, IndexError)):
             raise CampaignError(_("The history is incomplete or malformed."), "history") from None
         raise

@@ -28,10 +28,11 @@ from django.utils.translation import gettext as _
 from campaigns import live, winnable
 from campaigns.definitions.played import played_definition
 from campaigns.definitions.services import known_clock
-from campaigns.errors import CampaignError, error_text, signed_in
+from campaigns.errors import CampaignError, signed_in
 from campaigns.groups.services import check_notes, current_session
 from campaigns.models import Attempt, Campaign, ClockProgress, Event, Player, Session
 from campaigns.play.state import CampaignState, Status, campaign_state, lock_campaign
+from config.errors import refusal_text
 from config.i18n import current_lang
 from rules.clock import Clock
 from rules.errors import RulesError
@@ -184,7 +185,7 @@ def judge_layout(clock: Clock, layout: str, outcome: str) -> Verdict:
     try:
         verdict = check_layout(clock, layout)  # stored with the attempt: in English
     except RulesError as error:
-        raise CampaignError(error_text(error), "layout") from None
+        raise CampaignError(refusal_text(error), "layout") from None
     if outcome == Attempt.Outcome.PASSED and not verdict.passed:
         shown = check_layout(clock, layout, current_lang())  # the reasons in the reader's words
         reasons = " ".join(v.message for v in shown.violations)

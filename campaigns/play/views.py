@@ -35,7 +35,7 @@ from campaigns.definitions import community
 from campaigns.definitions.played import played_definition
 from campaigns.definitions.services import known_clock
 from campaigns.definitions.views import clock_face
-from campaigns.errors import CampaignError, error_text
+from campaigns.errors import CampaignError
 from campaigns.forms import AttemptForm, LayoutCheckForm, add_service_error
 from campaigns.models import Event, Group, Membership
 from campaigns.play import redo as play_redo
@@ -43,6 +43,7 @@ from campaigns.play import services as play_services
 from campaigns.play.chapter_map import drawn_chapter_map, state_labels
 from campaigns.play.services import StaleWrite, last_undoable, record_attempt, retrieve
 from campaigns.play.state import campaign_state, campaign_version
+from config.errors import refusal_text
 from config.http import AuthenticatedHttpRequest, invite_address
 from config.i18n import current_lang
 from config.ids import parse_id
@@ -326,7 +327,7 @@ def layout_check(request: AuthenticatedHttpRequest, group_id: int) -> HttpRespon
             if not verdict.special_rules_known:
                 context["base_rules"] = _base_rules(clock)
         except (CampaignError, RulesError) as error:
-            context["verdict_error"] = error_text(error)
+            context["verdict_error"] = refusal_text(error)
     return render(request, "campaigns/group.html#verdict", context)
 
 

@@ -13,7 +13,7 @@ from django.utils import translation
 
 from campaigns.definitions.played import played_definition
 from campaigns.definitions.services import transcribe
-from campaigns.errors import CampaignError, error_text
+from campaigns.errors import CampaignError
 from campaigns.groups.services import (
     add_member,
     add_player,
@@ -31,6 +31,7 @@ from campaigns.groups.services import (
 from campaigns.models import NOTES_LENGTH, Attempt, Campaign, Event, Group, Membership
 from campaigns.play.services import StaleWrite, judge_layout, record_attempt, retrieve, skip, undo
 from campaigns.play.state import NUMBERED_CLOCKS, CampaignState, campaign_state
+from config.errors import refusal_text
 from rules.catalogue import get_clock
 from rules.errors import RulesError
 
@@ -518,10 +519,10 @@ def test_error_text_normalises_the_language() -> None:
         get_clock("11-1")
     assert isinstance(error.value, RulesError)
     with translation.override("ja"):
-        assert error_text(error.value).startswith("不明な時計盤")
+        assert refusal_text(error.value).startswith("不明な時計盤")
     with translation.override("de"):
-        assert error_text(error.value) == error.value.message
-    assert error_text(CampaignError("Al gezegd.")) == "Al gezegd."
+        assert refusal_text(error.value) == error.value.message
+    assert refusal_text(CampaignError("Al gezegd.")) == "Al gezegd."
 
 
 # --- sessions and players -----------------------------------------------------------------

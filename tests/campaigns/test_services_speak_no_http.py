@@ -14,11 +14,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("services", "state", "community", "imports", "exports", "errors")
 HTTP = ("django.http", "django.shortcuts", "rest_framework")
-# Known, and open: the history import validates an uploaded file with DRF serializers. The
-# mark is strict, so the day it is fixed this test says to remove it.
-OPEN = {
-    "campaigns/history/imports.py": "validates the uploaded history with DRF serializers",
-}
 
 
 def service_modules() -> list[str]:
@@ -57,13 +52,7 @@ def test_the_guard_finds_the_services_of_every_room() -> None:
         assert expected in modules
 
 
-@pytest.mark.parametrize(
-    "module",
-    [
-        pytest.param(m, marks=pytest.mark.xfail(strict=True, reason=OPEN[m])) if m in OPEN else m
-        for m in service_modules()
-    ],
-)
+@pytest.mark.parametrize("module", service_modules())
 def test_a_service_module_speaks_no_http(module: str) -> None:
     assert _http_in(ROOT / module) == []
 

@@ -12,46 +12,16 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from campaigns.history import exports, imports
+from campaigns.history import imports
 from campaigns.models import Campaign, Group
 from campaigns.play.services import record_attempt
+from tests.campaigns.history.small_history import EVENT, small_history
 
 pytestmark = pytest.mark.django_db
 
-EVENT = {
-    "event": "failed",
-    "clock": "1-1",
-    "players": 3,
-    "session": 0,
-    "layout": "",
-    "opener": None,
-    "duration_min": 12,
-    "notes": "",
-}
-
-
-def _history(**changes: Any) -> dict[str, Any]:
-    history = {
-        "format": exports.FORMAT,
-        "version": exports.VERSION,
-        "name": "Imported table",
-        "players": ["Ann", "Ben", "Cleo"],
-        "transcriptions": [],
-        "campaigns": [
-            {
-                "kind": "normal",
-                "passed_at_start": [],
-                "sessions": [{"date": "2026-11-30", "players": ["Ann", "Ben"], "notes": ""}],
-                "history": [dict(EVENT)],
-            }
-        ],
-    }
-    history.update(changes)
-    return history
-
 
 def _event(**changes: Any) -> dict[str, Any]:
-    history = _history()
+    history = small_history()
     history["campaigns"][0]["history"][0].update(changes)
     return history
 
@@ -72,7 +42,7 @@ def _refused(client: APIClient, history: dict[str, Any]) -> str:
 
 
 def test_a_valid_history_is_imported(owner: APIClient) -> None:
-    response = owner.post("/api/groups/import/", _history(), format="json")
+    response = owner.post("/api/groups/import/", small_history(), format="json")
     assert response.status_code == 201
     group = Group.objects.get(pk=response.json()["id"])
     assert group.current_campaign().attempts.get().duration is not None
@@ -85,7 +55,7 @@ def test_a_duration_beyond_a_day_is_refused(owner: APIClient, minutes: float) ->
 
 def test_more_than_12_players_are_refused(owner: APIClient) -> None:
     players = [f"Player {n}" for n in range(13)]
-    assert "players" in _refused(owner, _history(players=players))
+    assert "players" in _refused(owner, small_history(players=players))
 
 
 def test_notes_beyond_2000_characters_are_refused(owner: APIClient) -> None:
@@ -93,7 +63,7 @@ def test_notes_beyond_2000_characters_are_refused(owner: APIClient) -> None:
 
 
 def test_a_session_note_beyond_2000_characters_is_refused(owner: APIClient) -> None:
-    history = _history()
+    history = small_history()
     history["campaigns"][0]["sessions"][0]["notes"] = "x" * 2001
     assert "notes" in _refused(owner, history)
 
@@ -101,12 +71,14 @@ def test_a_session_note_beyond_2000_characters_is_refused(owner: APIClient) -> N
 def test_a_transcription_of_more_than_40_rules_is_refused(owner: APIClient) -> None:
     rule = {"kind": "forbidden_values", "segment": 1, "values": [5]}
     definition = {"start": 1, "cap": 24, "rules": [rule] * 41}
-    history = _history(transcriptions=[{"clock": "1-2", "version": 1, "definition": definition}])
+    history = small_history(
+        transcriptions=[{"clock": "1-2", "version": 1, "definition": definition}]
+    )
     _refused(owner, history)
 
 
 def test_a_rebirth_campaign_never_unlocked_is_refused(owner: APIClient) -> None:
-    history = _history()
+    history = small_history()
     rebirth = copy.deepcopy(history["campaigns"][0])
     rebirth["kind"] = "rebirth"
     history["campaigns"].append(rebirth)
@@ -114,7 +86,7 @@ def test_a_rebirth_campaign_never_unlocked_is_refused(owner: APIClient) -> None:
 
 
 def test_a_rebirth_campaign_alone_is_refused(owner: APIClient) -> None:
-    history = _history()
+    history = small_history()
     history["campaigns"][0]["kind"] = "rebirth"
     assert "Rebirth" in _refused(owner, history)
 
@@ -124,7 +96,7 @@ def test_an_event_refused_in_a_later_batch_leaves_no_group(
 ) -> None:
     """The batches commit one by one; a refusal after the first deletes the whole group."""
     monkeypatch.setattr(imports, "IMPORT_BATCH", 1)
-    history = _history()
+    history = small_history()
     history["campaigns"][0]["history"].append({**EVENT, "clock": "4-4"})  # not the next clock
     _refused(owner, history)
 
@@ -140,7 +112,7 @@ def test_the_group_has_no_member_until_its_history_is_in(
         return record(campaign, *args, **kwargs)
 
     monkeypatch.setattr(imports, "record_attempt", watching)
-    group = imports.import_history(alice, _history())
+    group = imports.import_history(alice, small_history())
     assert members_seen == [0]
     assert group.memberships.get().user == alice
 

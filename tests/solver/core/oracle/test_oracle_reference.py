@@ -24,7 +24,7 @@ from rules.cards import Card, Colour
 from rules.clock import Clock
 from rules.deals import Deal, deal
 from rules.errors import RulesError
-from rules.layout import Layout, Move
+from rules.layout import SEGMENTS, Layout, Move
 from rules.validate import passes, validate
 from solver.core.oracle import compiled_kernel as kernel
 from solver.core.oracle.compiled import compile_clock
@@ -197,7 +197,7 @@ def reference_passable(clock: Clock, the_deal: Deal) -> bool:  # noqa: C901 - pl
     cards = the_deal.cards
     order = [(data["start"] - 1 + k) % 6 + 1 for k in range(6)]
     cap = data["cap"] if data["cap"] is not None else 10_000
-    by_segment: dict[int, list[dict[str, Any]]] = {s: [] for s in range(1, 7)}
+    by_segment: dict[int, list[dict[str, Any]]] = {s: [] for s in SEGMENTS}
     strict = False
     for rule in data["rules"]:
         if rule["kind"] == "strictly_rising":

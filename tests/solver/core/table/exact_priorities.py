@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from rules.cards import Card
-from rules.layout import Move
+from rules.layout import SEGMENTS, Move
 from solver.core.table.exact import Convention
 from solver.core.table.view import View
 
@@ -28,7 +28,7 @@ class _Segment:
 
 
 def _board(view: View) -> dict[int, _Segment]:
-    segments = {s: _Segment() for s in range(1, 7)}
+    segments = {s: _Segment() for s in SEGMENTS}
     for placed, own in zip(view.board, view.own_cards, strict=True):
         seg = segments[placed.segment]
         if seg.cards == 0 and not placed.face_up:
