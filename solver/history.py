@@ -27,9 +27,10 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from campaigns.errors import CampaignError, error_text
+from campaigns.errors import CampaignError
 from campaigns.history.sections import Positions, Restored
 from campaigns.models import Event, Group
+from config.errors import refusal_text
 from rules.clock import Clock
 from rules.errors import RulesError
 from rules.game import BONUS_TOKENS, PLAYER_COUNTS
@@ -238,7 +239,7 @@ def _definition(value: Any) -> dict[str, Any]:
     try:
         Clock.from_json(checked)
     except RulesError as error:
-        raise ValueError(error_text(error)) from None
+        raise ValueError(refusal_text(error)) from None
     return checked
 
 
@@ -247,7 +248,7 @@ def _colours(value: Any) -> str:
     try:
         parse_colours(colours)
     except RulesError as error:
-        reason = _("These colours are not a table: %(reason)s") % {"reason": error_text(error)}
+        reason = _("These colours are not a table: %(reason)s") % {"reason": refusal_text(error)}
         raise ValueError(reason) from None
     return colours
 
