@@ -415,7 +415,7 @@ def plan_words(
 
 def _read_as(plan: Plan, missing: float) -> int:
     """What the plan's convention reads into a face-down card where ``missing`` was still
-    needed (``table_rules.TableRules.belief``), as the table says it."""
+    needed (``agents_fast._belief``), as the table says it."""
     need = min(max(missing, 1.0), 12.0)
     return spoken_number(plan.need_weight * need + (1.0 - plan.need_weight) * AVERAGE_CARD)
 

@@ -164,7 +164,7 @@ LONE_FLOOR = 10.0  # the lone segment's floor the search starts from
 # players, 2026-12-02): the segments before it climb to 12 from about 7, big cards (11 or
 # more) go to the piles, weak opening bonus. Fresh-deal rate 0.175 clean, 0.143 with slips
 # (0.146 and 0.122 from the starts above at effort 0.5), measured before a push past the next
-# segment broke the convention (agents._misses_lone); with that rule, 0.203 and 0.166.
+# segment broke the convention (agents_fast._score); with that rule, 0.203 and 0.166.
 # Then effort-3 searches from it with the structure screen (seeds 0-2, 2026-12-02): all three
 # raised the first target to 8 and play fewer cards face up (threshold 1.9). Panel, 5 seeds,
 # 20,000 deals: 0.197 / 0.165 -> 0.213 / 0.176 clean / with slips, spread 0.015 -> 0.010.

@@ -1,57 +1,50 @@
-"""Simulated players: what one player may know, and how a plan-following player decides.
+"""Simulated players: how a plan-following player decides, from its :class:`View` alone.
 
-The reference player in this module is deliberately plain Python and is the specification
-for the compiled engine in ``agents_fast``: both must choose the same move in the same
-situation (a test plays them game for game). Every float is combined in the same order in
-both, so ties break identically.
+The decision rules have one home each, in ``agents_fast`` (numba), which the compiled
+engine calls on arrays: the targets player (tiers, scores, the lone segment, the order
+penalty), the public belief of a face-down card, when to play face up, the order a player
+considers their cards, the slip model and the exactly-twelve convention (``exact``). This
+module is the reference engine's side: it turns what a View shows into those arrays and
+calls the same functions, then hands their moves back, best first, for the referee.
 
 Information discipline: a player decides from a :class:`View` only. The simulator builds a
 fresh view each turn from public facts (the board's segments, colours, placers and face-up
 values; the seats' colours; the plan; the face-up budget left) and the player's private
 facts (the cards in hand, the faces of the cards they placed). The view holds no reference
-to the deal, so the other players' hidden values are out of reach.
+to the deal, and only the values this player may know reach the arrays
+(:func:`_board_arrays`), so the other players' hidden values are out of reach.
 
 Slips: real tables do not play a plan perfectly. :func:`slip_of` turns three random numbers
-into a :class:`Slip` (or none) and :func:`slipped_moves` is the player's ranking under it —
-still a plain function of the View, so a slipping player can peek no more than a careful
-one. With probability ``p`` a decision slips; half of the slips misread one face-down card
-that another player placed by ±2 against the plan's belief convention, half play a uniformly
-random placeable move. The random numbers come from their own seed, so ``p = 0`` plays
-exactly the games a careful table plays.
+into a :class:`Slip` (or none), by ``agents_fast.draw_slip``, and :func:`slipped_moves` is the
+player's ranking under it — still a plain function of the View, so a slipping player can
+peek no more than a careful one. With probability ``p`` a decision slips; half of the slips
+misread one face-down card that another player placed by ±2 against the plan's belief
+convention, half play a uniformly random placeable move. The random numbers come from
+their own seed, so ``p = 0`` plays exactly the games a careful table plays.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
-from rules.cards import Card, Colour
+import numpy as np
+import numpy.typing as npt
+
 from rules.layout import Move
 
 from . import exact
-from .agents_fast import CARDS_IN_PLAY, LONE_MISS, MISREAD_SHARE, MOON, SLIP_MISREAD, SUN
-from .plans import SEGMENTS
-from .table_rules import TableRules, rules_for
+from .agents_fast import MISREAD_SHARE as MISREAD_SHARE  # bench.bench_solver reads it here
+from .agents_fast import MISREAD_SLIP, NO_SLIP, draw_slip, targets_table
+from .table_rules import CompiledTable, TableRules, pack, rules_for
 from .view import View
 
-
-def colour_index(colour: Colour) -> int:
-    return SUN if colour == Colour.SUN else MOON
-
-
-def hand_order(card: Card) -> tuple[int, int]:
-    """The order in which a player considers their cards; the compiled engine uses it too."""
-    return colour_index(card.colour), card.value
-
+IntArray = npt.NDArray[np.int64]
+Board = tuple[IntArray, IntArray, IntArray, IntArray, IntArray]
 
 # --- The plan-following player ------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Candidate:
-    move: Move
-    tier: int  # 0 follows the plan; 1 breaks ownership/feasibility; 2 overfills; 3 illegal
-    score: float
 
 
 def rank_moves(view: View) -> list[Move]:
@@ -60,202 +53,57 @@ def rank_moves(view: View) -> list[Move]:
     convention = exact.followed(view.clock, view.plan)
     if convention is not None:  # Plan.exact: the convention's move, then every other one
         return exact.ranked(view, convention)
-    return [c.move for c in rank_candidates(view)]
+    return _targets_moves(view)
 
 
-def rank_candidates(view: View) -> list[Candidate]:
-    candidates = _candidates(view, None)
-    candidates.sort(key=lambda c: (c.tier, -c.score))
-    return candidates
-
-
-def _candidates(view: View, misread: tuple[int, float] | None) -> list[Candidate]:
-    """Every (card, segment) of this player, cards in :func:`hand_order` and segments in
-    reading order, unsorted. ``misread`` (board index, error) shifts this player's estimate
-    of that card's segment by the error: a face-down card read wrongly."""
+def _targets_moves(
+    view: View, misread: int = -1, error: float = 0.0, random: int = -1
+) -> list[Move]:
+    """The targets player's moves, best first (``agents_fast.targets_table``): with a
+    ``misread`` slip (board index, ``error``) or a ``random`` one (index among the
+    placeable moves; that move comes first)."""
     r = rules_for(view.clock, view.seats, view.plan)
-    me = view.seat
-    pub = [0.0] * SEGMENTS  # the public believed total per position
-    adj = [0.0] * SEGMENTS  # my correction: true value minus belief, over my hidden cards
-    cnt = [0] * SEGMENTS
-    suns = [0] * SEGMENTS
-    moons = [0] * SEGMENTS
-    used_suns = [0] * r.players
-    used_moons = [0] * r.players
-    for placed, own in zip(view.board, view.own_cards, strict=True):
-        p = r.position(placed.segment)
-        if placed.face_up:
-            assert placed.value is not None
-            val = float(placed.value)
-        else:
-            val = r.belief(p, pub[p])
-            if own is not None:
-                adj[p] = adj[p] + (own.value - val)
-        pub[p] = pub[p] + val
-        cnt[p] += 1
-        if colour_index(placed.colour) == SUN:
-            suns[p] += 1
-            used_suns[placed.seat] += 1
-        else:
-            moons[p] += 1
-            used_moons[placed.seat] += 1
-    est = [pub[p] + adj[p] for p in range(SEGMENTS)]
-    if misread is not None:
-        p = r.position(view.board[misread[0]].segment)
-        est[p] = est[p] + misread[1]
-    t = len(view.board)
-    remaining_after = CARDS_IN_PLAY - t - 1
-    suns_left = sum(r.seat_suns) - sum(used_suns)
-    moons_left = sum(r.seat_moons) - sum(used_moons)
-    my_cards_after = r.seat_suns[me] + r.seat_moons[me] - used_suns[me] - used_moons[me] - 1
-    my_suns = r.seat_suns[me] - used_suns[me]
-    my_moons = r.seat_moons[me] - used_moons[me]
-
-    candidates: list[Candidate] = []
-    for card in sorted(view.hand, key=hand_order):
-        v = card.value
-        is_sun = colour_index(card.colour) == SUN
-        for p in range(SEGMENTS):
-            # Tiers, strongest first: placement rules the referee enforces, then the clock's
-            # resolution limits, then the plan's promises (ownership, keeping every
-            # requirement reachable).
-            tier = 0
-            if t < len(r.first) and r.first[t] != p:
-                tier = 3
-            elif (
-                cnt[p] >= r.max_count[p]
-                or (is_sun and suns[p] >= r.max_sun[p])
-                or (not is_sun and moons[p] >= r.max_moon[p])
-                or (r.forbidden[p] >> v) & 1
-                or (r.one_colour[p] and (moons[p] if is_sun else suns[p]) > 0)
-            ):
-                # The clock would fail: too many cards or of a colour, a forbidden value,
-                # or a second colour where one is required.
-                tier = 2
-            elif not r.allowed[p][me] or not _still_reachable(
-                r, p, is_sun, cnt, suns, moons, remaining_after,
-                suns_left - is_sun, moons_left - (not is_sun),
-                me, my_cards_after, my_suns - is_sun, my_moons - (not is_sun),
-            ):  # fmt: skip
-                tier = 1
-            e_old = est[p]
-            e_new = e_old + v
-            target = r.targets[p]
-            gain = abs(target - e_old) - abs(target - e_new)
-            if cnt[p] == 0:
-                gain = gain + r.open_bonus
-            band = r.band_weight * (max(0.0, r.band_lo[p] - v) + max(0.0, v - r.band_hi[p]))
-            pen = _order_penalty(r, p, e_new, cnt, est)
-            score = gain - r.order_weight * pen - band
-            if _misses_lone(r, p, v, e_new, cnt, est):
-                score = score - LONE_MISS
-            # The card on a lone segment goes face up while the budget lasts: it caps the
-            # segments before it, and everyone should know by how much.
-            face_up = view.face_up_left > 0 and (
-                abs(v - r.belief(p, pub[p])) >= r.face_up_threshold
-                or r.lone_floor[p] > 0.0
-                or r.equal_next[p] == 1
-                or r.equal_next[(p - 1) % SEGMENTS] == 1
-            )
-            move = Move(card, r.order[p], face_up)
-            candidates.append(Candidate(move, tier, score))
-    return candidates
+    table, seat_suns, seat_moons = _packed(r)
+    rows = targets_table(
+        view.seat,
+        _ints(card.value for card in view.hand),
+        _ints(exact.colour_code(card.colour) for card in view.hand),
+        *_board_arrays(view, r),
+        view.face_up_left,
+        table.ints, table.floats, table.allowed, table.scalars, table.info,
+        seat_suns, seat_moons,
+        misread, error, random,
+    )  # fmt: skip
+    return [Move(view.hand[i], r.order[p], bool(face)) for i, p, face in rows.tolist()]
 
 
-def _order_penalty(r: TableRules, p: int, e_new: float, cnt: list[int], est: list[float]) -> float:
-    """How far the believed totals break the rising order, the cap or a value range once
-    position ``p`` holds ``e_new`` (segments without a card are skipped, except that an
-    empty lone segment counts as holding its floor: it caps the segments read before it)."""
-    pen = 0.0
-    prev = 0.0
-    has_prev = False
-    for q in range(SEGMENTS):
-        if q == p:
-            x = e_new
-        elif cnt[q] > 0:
-            x = est[q]
-        elif r.lone_floor[q] > 0.0:
-            x = r.lone_floor[q]
-        else:
-            continue
-        if has_prev:
-            pen = pen + max(0.0, prev - x)
-        pen = pen + max(0.0, x - r.cap)
-        pen = pen + max(0.0, x - r.vmax[q])
-        prev = x
-        has_prev = True
-    # Equal neighbours (both with cards): as far apart as their believed totals are.
-    for q in range(SEGMENTS):
-        n = (q + 1) % SEGMENTS
-        if r.equal_next[q] and (q == p or cnt[q] > 0) and (n == p or cnt[n] > 0):
-            a = e_new if q == p else est[q]
-            b = e_new if n == p else est[n]
-            pen = pen + abs(a - b)
-    return pen
+@lru_cache(maxsize=256)  # TableRules is itself cached per clock, seats and plan
+def _packed(r: TableRules) -> tuple[CompiledTable, IntArray, IntArray]:
+    seat_suns = np.array(r.seat_suns, dtype=np.int64)
+    seat_moons = np.array(r.seat_moons, dtype=np.int64)
+    return pack(r), seat_suns, seat_moons
 
 
-def _misses_lone(
-    r: TableRules, p: int, v: int, e_new: float, cnt: list[int], est: list[float]
-) -> bool:
-    """Whether placing ``v`` at position ``p`` (believed total ``e_new`` after it) breaks the
-    lone-segment convention (``plans.Plan.lone``): a card below the floor on a lone segment,
-    or a segment read before a lone one above its cap (the floor while it is empty, then
-    what its card is believed to be, never less than the floor) or above the next segment
-    when that one has cards and is not the lone one."""
-    if v < r.lone_floor[p]:
-        return True
-    for q in range(p + 1, SEGMENTS):
-        if r.lone_floor[q] > 0.0:
-            cap = r.lone_floor[q] if cnt[q] == 0 else max(r.lone_floor[q], est[q])
-            if e_new > cap:
-                return True
-            if cnt[p + 1] > 0 and r.lone_floor[p + 1] == 0.0 and e_new > est[p + 1]:
-                return True
-    return False
-
-
-def _still_reachable(
-    r: TableRules,
-    p: int,
-    is_sun: bool,
-    cnt: list[int],
-    suns: list[int],
-    moons: list[int],
-    remaining_after: int,
-    suns_left_after: int,
-    moons_left_after: int,
-    me: int,
-    my_cards_after: int,
-    my_suns_after: int,
-    my_moons_after: int,
-) -> bool:
-    """After this move, can the cards still in play (counted by colour, which everyone
-    knows) still give every segment its required number and colours of cards — overall,
-    and for the segments this player alone covers?"""
-    need = need_s = need_m = 0
-    mine = mine_s = mine_m = 0
-    for q in range(SEGMENTS):
-        c = cnt[q] + (1 if q == p else 0)
-        s = suns[q] + (1 if q == p and is_sun else 0)
-        m = moons[q] + (1 if q == p and not is_sun else 0)
-        dc = max(0, r.min_count[q] - c)
-        ds = max(0, r.min_sun[q] - s)
-        dm = max(0, r.min_moon[q] - m)
-        need += dc
-        need_s += ds
-        need_m += dm
-        if r.sole_owner[q] == me:
-            mine += dc
-            mine_s += ds
-            mine_m += dm
+def _board_arrays(view: View, r: TableRules) -> Board:
+    """The board as ``agents_fast`` reads it: per placed card its position, seat, colour,
+    face up (1/0) and value, the value only where this player may know it (face up, or
+    their own card; else 0)."""
+    board = view.board
+    known = [
+        placed.value if placed.value is not None else (own.value if own is not None else 0)
+        for placed, own in zip(board, view.own_cards, strict=True)
+    ]
     return (
-        need <= remaining_after
-        and need_s <= suns_left_after
-        and need_m <= moons_left_after
-        and mine <= my_cards_after
-        and mine_s <= my_suns_after
-        and mine_m <= my_moons_after
+        _ints(r.position(placed.segment) for placed in board),
+        _ints(placed.seat for placed in board),
+        _ints(exact.colour_code(placed.colour) for placed in board),
+        _ints(int(placed.face_up) for placed in board),
+        _ints(known),
     )
+
+
+def _ints(numbers: Iterable[int]) -> IntArray:
+    return np.fromiter(numbers, dtype=np.int64)
 
 
 # --- Slips ---------------------------------------------------------------------------------
@@ -269,10 +117,11 @@ MOST_SLIP_RATE = 0.5  # the highest slip rate the commands and the API accept
 class Slip:
     """One decision that departs from the plan.
 
-    ``kind`` "misread": this player reads the ``index``-th face-down card that another
-    player placed (in play order) as ``error`` away from what the plan's belief convention
-    says. ``kind`` "random": this player plays the ``index``-th placeable move (cards in
-    :func:`hand_order`, then segments in reading order) whatever the plan says.
+    ``kind`` "misread": this player reads the ``index``-th card of the board (in play
+    order; a face-down card another player placed) as ``error`` away from what the plan's
+    belief convention says. ``kind`` "random": this player plays the ``index``-th placeable
+    move (cards in the order a player considers them, then segments in reading order)
+    whatever the plan says.
     """
 
     kind: Literal["misread", "random"]
@@ -281,28 +130,21 @@ class Slip:
 
 
 def slip_of(view: View, rate: float, u: tuple[float, float, float]) -> Slip | None:
-    """The slip of this decision, or None: a plain function of the View and three uniform
-    random numbers in [0, 1), so it sees only what the player may know.
-
-    ``u[0] < rate`` slips; then ``u[1] < MISREAD_SHARE`` misreads (``u[2]`` picks the card and the
-    sign among the face-down cards others placed; with none on the board, nothing slips),
-    else a random move (``u[2]`` picks it among the placeable ones). The compiled engine
-    (``agents_fast``) draws the same slips from the same numbers.
-    """
-    if not u[0] < rate:
+    """The slip of this decision, or None: ``agents_fast.draw_slip`` (which says how) on
+    what the View shows and three uniform random numbers in [0, 1), so it sees only what
+    the player may know. The compiled engine draws the same slips from the same numbers."""
+    r = rules_for(view.clock, view.seats, view.plan)
+    kind, index, error = draw_slip(
+        float(rate), float(u[0]), float(u[1]), float(u[2]), view.seat, len(view.board),
+        _ints(placed.seat for placed in view.board),
+        _ints(int(placed.face_up) for placed in view.board),
+        len(view.hand), len(r.first),
+    )  # fmt: skip
+    if kind == NO_SLIP:
         return None
-    if u[1] < MISREAD_SHARE:
-        hidden = [
-            i
-            for i, placed in enumerate(view.board)
-            if not placed.face_up and placed.seat != view.seat
-        ]
-        if not hidden:
-            return None
-        pick = int(u[2] * 2 * len(hidden))
-        return Slip("misread", hidden[pick // 2], SLIP_MISREAD if pick % 2 == 0 else -SLIP_MISREAD)
-    placeable = sum(1 for c in _candidates(view, None) if c.tier < 3)
-    return Slip("random", int(u[2] * placeable))
+    if kind == MISREAD_SLIP:
+        return Slip("misread", int(index), float(error))
+    return Slip("random", int(index))
 
 
 def slipped_moves(view: View, slip: Slip | None) -> list[Move]:
@@ -313,10 +155,5 @@ def slipped_moves(view: View, slip: Slip | None) -> list[Move]:
     if slip.kind == "misread":
         if exact.followed(view.clock, view.plan) is not None:
             return rank_moves(view)  # the convention reads no hidden value: nothing to misread
-        ranked = _candidates(view, (slip.index, slip.error))
-        ranked.sort(key=lambda c: (c.tier, -c.score))
-        return [c.move for c in ranked]
-    candidates = _candidates(view, None)
-    placeable = [c.move for c in candidates if c.tier < 3]
-    candidates.sort(key=lambda c: (c.tier, -c.score))
-    return [placeable[slip.index], *(c.move for c in candidates)]
+        return _targets_moves(view, misread=slip.index, error=slip.error)
+    return _targets_moves(view, random=slip.index)

@@ -38,7 +38,7 @@ A lone segment (``lone``) is the convention for a clock whose rule lets a segmen
 hold one card only (``card_count`` 1, ``max_cards`` 1, ``colours`` with one card): that card
 also caps every segment read before it. The table says "segment 5 takes one card alone: a
 card of 10 or more; until it has its card, count it as 10; before it, never push a segment
-past segment 5 or past the next one". Both engines play it alike (``agents._misses_lone``):
+past segment 5 or past the next one". Both engines play it alike (``agents_fast._score``):
 a smaller card there, or a segment before it pushed past its cap or past the next segment,
 comes after every move that keeps the plan; while it is empty the players count it as
 holding its floor when they keep the totals rising; its card goes face up while the budget

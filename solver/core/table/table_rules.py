@@ -16,14 +16,14 @@ from rules.seats import Seats
 
 from . import exact
 from .agents_fast import CARDS_IN_PLAY
-from .plans import AVERAGE_CARD, SEGMENTS, Plan, equal_positions, reading_order, rule_params
+from .plans import SEGMENTS, Plan, equal_positions, reading_order, rule_params
 
 UNBOUNDED = 1e9  # stands for "no limit" in sums, so the compiled engine can use floats
 # Rule kinds the compiled engine plays: the simulated players plan for the segment rules
 # (counts, colours, ranges, forbidden values, one colour) and the first cards; for
 # strictly_rising and equal_neighbours they follow targets that keep them
 # (plans._fit_targets), equal neighbours' cards go face up and their gap is penalised
-# (agents._order_penalty), and the engine checks both at resolution. Any other kind is still
+# (agents_fast._score), and the engine checks both at resolution. Any other kind is still
 # enforced by the referee and checked by rules.validate; the players simply do not plan
 # for it, and the compiled engine declines the clock (the reference engine plays it).
 PLANNED_KINDS = frozenset(
@@ -92,11 +92,6 @@ class TableRules:
 
     def position(self, segment: int) -> int:
         return self.order.index(segment)
-
-    def belief(self, position: int, believed_before: float) -> float:
-        """What everyone reads into a hidden card: the plan's public convention."""
-        need = min(max(self.targets[position] - believed_before, 1.0), 12.0)
-        return self.need_weight * need + (1.0 - self.need_weight) * AVERAGE_CARD
 
 
 @lru_cache(maxsize=256)
