@@ -110,6 +110,7 @@ def test_the_statistics_read_the_hints_at_the_tables_estimate(estimated: Group) 
     assert at_table.brier_default == pytest.approx((2 * (1 - default) ** 2 + 8 * default**2) / 10)
     # A slipping table: its rate says its plans pass less often, closer to the two in ten.
     assert at_table.predicted_mean == pytest.approx(chance) and chance < default
+    assert at_table.brier is not None and at_table.brier_default is not None
     assert at_table.brier < at_table.brier_default
     # The hints' own predictions are unchanged beside them.
     assert (stats.hints.rated, stats.hints.brier) == (
