@@ -144,11 +144,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--effort", type=float, default=WEB_EFFORT)
     parser.add_argument("--games", type=int, default=EVALUATION_GAMES)
-    parser.add_argument("--deals", type=int, default=None, help="only the first N deals")
+    parser.add_argument(
+        "--deals", type=int, nargs="*", default=None, help="only these deals (0-based indices)"
+    )
     args = parser.parse_args(argv)
     found: list[Difference] = []
     started = time.perf_counter()
-    for deal in deals()[: args.deals]:
+    every = deals()
+    for deal in every if args.deals is None else [every[i] for i in args.deals]:
         rows = measure(deal, TRUE_RATES, args.effort, args.games)
         for row in rows:
             print(line(row), flush=True)
