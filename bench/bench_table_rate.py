@@ -147,16 +147,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--deals", type=int, nargs="*", default=None, help="only these deals (0-based indices)"
     )
+    parser.add_argument("--rates", type=float, nargs="*", default=list(TRUE_RATES))
     args = parser.parse_args(argv)
     found: list[Difference] = []
     started = time.perf_counter()
     every = deals()
     for deal in every if args.deals is None else [every[i] for i in args.deals]:
-        rows = measure(deal, TRUE_RATES, args.effort, args.games)
+        rows = measure(deal, args.rates, args.effort, args.games)
         for row in rows:
             print(line(row), flush=True)
         found += rows
-    for true in TRUE_RATES:
+    for true in args.rates:
         mean, error, count = overall(found, true)
         control = " (control: same step, another seed)" if rate_step(true) == SLIP_RATE else ""
         print(
