@@ -88,6 +88,7 @@ bench: install
 	$(BIN)/python -m bench.bench_solver
 	$(BIN)/python -m bench.bench_panel
 	$(BIN)/python -m bench.bench_panel --exact
+	$(BIN)/python -m bench.bench_table_rate
 	$(BIN)/python -m bench.bench_postmortem
 	$(BIN)/python -m bench.bench_community
 	$(BIN)/python bench/bench_live.py

@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Max, Min, QuerySet
 
+from campaigns.statistics.table_rate import STEPS
 from rules.catalogue import load_catalogue
 from rules.clock import Clock
 from rules.game import PLAYER_COUNTS
@@ -50,6 +51,7 @@ from solver.results import result_json
 from solver.upcoming import upcoming
 
 SLICE_SECONDS = 90.0  # no pattern is started after this (the task's soft limit: 270 s)
+ASKED_GAMES = 50  # games asked at other rate steps the prefill fills, at most
 
 
 class Yielded(Exception):
@@ -325,9 +327,12 @@ def steps(settings: dict[str, Any]) -> Iterator[Step]:
     1. the games the groups are about to play (``solver.upcoming``: the top of each
        stack and each Sleeve), at the group's table size and budget;
     2. the other clocks of each group's chapter, the same way;
-    3. the entries an older search found, the most asked first (:func:`refresh`; they
+    3. the games tables asked at a rate step other than the default (a table's own slip
+       rate, ``campaigns.statistics.table_rate.STEPS``), at that step: the most asked step
+       first, and within it the most asked game (:func:`asked_steps`);
+    4. the entries an older search found, the most asked first (:func:`refresh`; they
        answer meanwhile, so they wait for the games nobody can be answered on);
-    4. every game's missing priors and patterns (:func:`game_steps`).
+    5. every game's missing priors and patterns at the default step (:func:`game_steps`).
     """
     now, later = upcoming()
     seen: set[tuple[str, int, int]] = set()
@@ -338,10 +343,48 @@ def steps(settings: dict[str, Any]) -> Iterator[Step]:
         if name not in seen:
             seen.add(name)
             yield from game_steps(game, [target.players], [target.face_up], settings)
+    yield from asked_steps(settings)
     for entry_id in list(stale_entries().values_list("pk", flat=True)):
         yield partial(_refresh_step, entry_id)
     for game in (*shipped_games(), *community_games()):
         yield from game_steps(game, list(PLAYER_COUNTS), None, settings)
+
+
+def asked_at_steps(limit: int = ASKED_GAMES) -> list[tuple[float, Game, int, int]]:
+    """(step, game, players, face-up) of the hints asked at a rate step other than the
+    default, the most asked step first and, within a step, the most asked game first (ties:
+    the first asked first); at most ``limit`` games, each once."""
+    others = [step for step in STEPS if step != SLIP_RATE]
+    hints = HintRequest.objects.filter(slip_rate__in=others)
+    per_step = dict(
+        hints.values_list("slip_rate").annotate(n=Count("id")).values_list("slip_rate", "n")
+    )
+    groups = (
+        hints.values("slip_rate", "clock_id", "base_rules", "players", "face_up")
+        .annotate(n=Count("id"), first=Min("id"), last=Max("id"))
+        .order_by("-n", "first")
+    )
+    rows = sorted(groups, key=lambda row: -per_step[row["slip_rate"]])  # stable: keeps -n
+    found: list[tuple[float, Game, int, int]] = []
+    seen: set[tuple[float, str, int, int]] = set()
+    for row in rows[:limit]:
+        definition = HintRequest.objects.values_list("clock_definition", flat=True).get(
+            pk=row["last"]
+        )
+        clock = Clock.from_json(definition)
+        game = Game(clock, row["base_rules"], clock.id)
+        name = repr(plan_book.game(plan_book.solved_clock(clock, game.base_rules)))
+        if (row["slip_rate"], name, row["players"], row["face_up"]) not in seen:
+            seen.add((row["slip_rate"], name, row["players"], row["face_up"]))
+            found.append((row["slip_rate"], game, row["players"], row["face_up"]))
+    return found
+
+
+def asked_steps(settings: dict[str, Any]) -> Iterator[Step]:
+    """The missing patterns of the games asked at other rate steps (:func:`asked_at_steps`),
+    each searched at its step with the other settings of today's hints."""
+    for step, game, players, face_up in asked_at_steps():
+        yield from game_steps(game, [players], [face_up], {**settings, "slip_rate": step})
 
 
 def game_steps(

@@ -180,6 +180,25 @@ StatisticsHintBinOut = type(
 )
 
 
+class StatisticsHintsAtTableOut(serializers.Serializer):
+    slip_rate = serializers.FloatField(help_text="The table's own rate (as `table.slip_rate`).")
+    rated = serializers.IntegerField(
+        help_text="Rated hints (as in `hints.rated`) whose pass curve is computed."
+    )
+    predicted_mean = serializers.FloatField(allow_null=True)
+    actual_rate = serializers.FloatField(allow_null=True)
+    brier = serializers.FloatField(
+        allow_null=True,
+        help_text="Mean of (predicted − outcome)², each hint predicted by its pass curve read "
+        "at `slip_rate`.",
+    )
+    brier_default = serializers.FloatField(
+        allow_null=True,
+        help_text="The same hints' Brier score with their curves read at the default 0.05.",
+    )
+    bins = StatisticsHintBinOut(many=True, help_text="Five bins of width 0.2.")
+
+
 class StatisticsHintsOut(serializers.Serializer):
     asked = serializers.IntegerField(help_text="Hints finished with a plan.")
     rated = serializers.IntegerField(
@@ -192,6 +211,11 @@ class StatisticsHintsOut(serializers.Serializer):
         allow_null=True, help_text="Mean of (predicted − outcome)²: 0 is perfect."
     )
     bins = StatisticsHintBinOut(many=True, help_text="Five bins of width 0.2.")
+    at_table = StatisticsHintsAtTableOut(
+        allow_null=True,
+        help_text="The same calibration with each hint's prediction read off its pass curve "
+        "at the table's own slip rate; null while the table has no estimate.",
+    )
 
 
 class StatisticsTableOut(serializers.Serializer):

@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from campaigns.statistics.figures import CampaignLine, ClockFigures, HintFigures, Statistics, Tally
+from campaigns.statistics.figures import (
+    CampaignLine,
+    ClockFigures,
+    HintBin,
+    HintFigures,
+    Statistics,
+    Tally,
+)
 from rules.game import CHAPTERS
 
 # --- the chapter map, coloured by attempts to pass --------------------------------------------
@@ -301,11 +308,29 @@ class ReliabilityPoint:
     predicted: int
     actual: int
 
+    @property
+    def diamond(self) -> str:
+        """The points of a diamond around the point (the series at the table's rate is drawn
+        as diamonds, the hints' own predictions as circles: told apart without colour)."""
+        x, y, r = self.cx, self.cy, self.r * 1.25
+        corners = ((x, y - r), (x + r, y), (x, y + r), (x - r, y))
+        return " ".join(f"{round(a, 1)},{round(b, 1)}" for a, b in corners)
+
 
 def reliability_points(hints: HintFigures) -> list[ReliabilityPoint]:
-    most = max((b.hints for b in hints.bins), default=0) or 1
+    """The hints' own predictions, one point per bin, the area by the number of hints."""
+    return _points(hints.bins)
+
+
+def table_reliability_points(hints: HintFigures) -> list[ReliabilityPoint]:
+    """The same hints predicted at the table's own rate; [] while it has no estimate."""
+    return [] if hints.at_table is None else _points(hints.at_table.bins)
+
+
+def _points(bins: list[HintBin]) -> list[ReliabilityPoint]:
+    most = max((b.hints for b in bins), default=0) or 1
     points = []
-    for hint_bin in hints.bins:
+    for hint_bin in bins:
         if not hint_bin.hints or hint_bin.predicted is None or hint_bin.actual is None:
             continue
         points.append(

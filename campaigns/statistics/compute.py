@@ -137,6 +137,7 @@ def group_statistics(
         ),
         "minutes": minutes,
     }
+    table = table_rate(group)
     return Statistics(
         campaigns=scope,
         players_filter=players,
@@ -148,8 +149,10 @@ def group_statistics(
         by_bonus_tokens=by_tokens,
         sessions=sessions,
         streaks=_streaks(attempts),
-        hints=hint_figures(group, [row["id"] for row in campaigns], scope, players),
-        table=table_rate(group),
+        hints=hint_figures(
+            group, [row["id"] for row in campaigns], scope, players, table.slip_rate
+        ),
+        table=table,
         all_campaigns=lines,
         retrievals=retrievals,
         clocks_retrieved=clocks_retrieved,

@@ -178,6 +178,21 @@ class HintBin:
 
 
 @dataclass
+class TableCalibration:
+    """The rated hints that have a pass curve, their predictions read off it at the table's
+    own slip rate (``slip_rate``): the same bins and Brier score as ``HintFigures``, and
+    ``brier_default``, the Brier score of the same hints read at the default 0.05."""
+
+    slip_rate: float
+    rated: int = 0
+    predicted_mean: float | None = None
+    actual_rate: float | None = None
+    brier: float | None = None
+    brier_default: float | None = None
+    bins: list[HintBin] = field(default_factory=list)
+
+
+@dataclass
 class HintFigures:
     asked: int = 0
     rated: int = 0
@@ -185,6 +200,8 @@ class HintFigures:
     actual_rate: float | None = None
     brier: float | None = None
     bins: list[HintBin] = field(default_factory=list)
+    # The predictions at the table's own rate; None while the table has no estimate.
+    at_table: TableCalibration | None = None
 
 
 @dataclass

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from django.db.models import F, FloatField, OuterRef, QuerySet, Subquery
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
@@ -18,7 +19,9 @@ from campaigns.statistics.figures import (
     PASSED,
     HintBin,
     HintFigures,
+    TableCalibration,
 )
+from campaigns.statistics.table_rate import DEFAULT_RATE as SLIP_RATE_DEFAULT
 from campaigns.statistics.table_rate import TableRate, estimate
 
 # Campaign ids: a list, or a query of them (one query less, as a subquery).
@@ -75,41 +78,82 @@ def table_rate(group: Group) -> TableRate:
 
 
 def hint_figures(
-    group: Group, group_campaigns: list[int], scope: list[int], players: int | None
+    group: Group,
+    group_campaigns: list[int],
+    scope: list[int],
+    players: int | None,
+    table_rate: float | None = None,
 ) -> HintFigures:
     """Query 8: finished hints of the scope's campaigns, binned by predicted pass rate and
-    matched with an outcome (``matched_hints``)."""
-    rows = matched_hints(group, group_campaigns, scope, players)
-    figures = HintFigures(
+    matched with an outcome (``matched_hints``). With the table's own slip rate
+    (``table_rate``), also the predictions read off each hint's pass curve at that rate
+    (``at_table``: the hints with a curve only, beside their Brier score at 0.05)."""
+    rows = list(matched_hints(group, group_campaigns, scope, players))
+    figures = HintFigures(asked=len(rows))
+    calibration = _calibration(
+        [
+            (rate, outcome == PASSED)
+            for rate, outcome, _ in rows
+            if rate is not None and outcome is not None
+        ]
+    )
+    figures.bins, figures.rated = calibration.bins, calibration.rated
+    figures.predicted_mean, figures.actual_rate = (
+        calibration.predicted_mean,
+        calibration.actual_rate,
+    )
+    figures.brier = calibration.brier
+    if table_rate is not None:
+        figures.at_table = at_rate(rows, table_rate)
+    return figures
+
+
+def at_rate(rows: list[tuple[Any, Any, Any]], slip_rate: float) -> TableCalibration:
+    """The rated hints with a pass curve, each predicted by its curve read at ``slip_rate``
+    (linear between the curve's rates), binned as the hints' own predictions are."""
+    curved = [
+        (curve["rates"], curve["passes"], outcome == PASSED)
+        for _rate, outcome, curve in rows
+        if outcome is not None and curve
+    ]
+    figures = _calibration(
+        [(float(np.interp(slip_rate, rates, passes)), passed) for rates, passes, passed in curved]
+    )
+    figures.slip_rate = slip_rate
+    if curved:
+        figures.brier_default = sum(
+            (float(np.interp(SLIP_RATE_DEFAULT, rates, passes)) - passed) ** 2
+            for rates, passes, passed in curved
+        ) / len(curved)
+    return figures
+
+
+def _calibration(predicted: list[tuple[float, bool]]) -> TableCalibration:
+    """(predicted chance, passed) pairs in the HINT_BINS bins of width 0.2, with their
+    means and Brier score (``slip_rate`` left at 0 for the caller). One row per hint (a
+    group asks a few hundred at most), binned here: in SQL, every aggregate would repeat
+    the matching subquery."""
+    figures = TableCalibration(
+        slip_rate=0.0,
         bins=[
             HintBin(round(b / HINT_BINS, 1), round((b + 1) / HINT_BINS, 1))
             for b in range(HINT_BINS)
-        ]
+        ],
+        rated=len(predicted),
     )
-    # One row per hint (a group asks a few hundred at most), binned here: in SQL, every
-    # aggregate would repeat the matching subquery.
     sums: list[list[float]] = [[0, 0.0, 0] for _ in range(HINT_BINS)]  # hints, predicted, passed
-    squared = 0.0
-    for rate, outcome, _curve in rows:
-        figures.asked += 1
-        if rate is None or outcome is None:
-            continue
-        passed = outcome == PASSED
+    for rate, passed in predicted:
         into = sums[min(int(rate * HINT_BINS), HINT_BINS - 1)]
         into[0] += 1
         into[1] += rate
         into[2] += passed
-        squared += (rate - passed) ** 2
-    for hint_bin, (n, predicted, passed) in zip(figures.bins, sums, strict=True):
+    for hint_bin, (n, chance, passes) in zip(figures.bins, sums, strict=True):
         if n:
             hint_bin.hints = int(n)
-            hint_bin.predicted = predicted / n
-            hint_bin.actual = passed / n
-    figures.rated = int(sum(n for n, _, _ in sums))
-    predicted_sum = sum(p for _, p, _ in sums)
-    passed_sum = sum(p for _, _, p in sums)
-    if figures.rated:
-        figures.predicted_mean = predicted_sum / figures.rated
-        figures.actual_rate = passed_sum / figures.rated
-        figures.brier = squared / figures.rated
+            hint_bin.predicted = chance / n
+            hint_bin.actual = passes / n
+    if predicted:
+        figures.predicted_mean = sum(rate for rate, _ in predicted) / len(predicted)
+        figures.actual_rate = sum(passed for _, passed in predicted) / len(predicted)
+        figures.brier = sum((rate - passed) ** 2 for rate, passed in predicted) / len(predicted)
     return figures

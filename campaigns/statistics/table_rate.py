@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 MOST_RATE = 0.5  # the solver's highest slip rate
+DEFAULT_RATE = 0.05  # what a hint assumes without a table's rate (the solver's SLIP_RATE)
 PRIOR = (1.0, 13.5)  # Beta(a, b) on the rate; median 1 - 0.5 ** (1 / 13.5) = 0.05
 LEAST_ATTEMPTS = 8  # below this, no estimate: the prior stands
 CREDIBLE = 0.90

@@ -110,6 +110,10 @@ def _context(
         ],
         "several_campaigns": len(stats.campaigns) > 1,
         "reliability": charts.reliability_points(stats.hints),
+        "table_reliability": charts.table_reliability_points(stats.hints),
+        "table_every": None
+        if stats.hints.at_table is None
+        else one_in(stats.hints.at_table.slip_rate),
         "comparisons": comparisons,
         "hardest": charts.hardest_for_us(comparisons),
         "hint_bins": [(b, _percent(b.predicted), _percent(b.actual)) for b in stats.hints.bins],

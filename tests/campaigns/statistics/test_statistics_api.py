@@ -65,7 +65,7 @@ FIELDS = {
     "players": {"id", "name", "attempts", "passes", "rate", "interval", "opened", "opened_passes"},
     "sessions": {"id", "date", "attempts", "passes", "clocks_passed_after", "minutes"},
     "streaks": {"longest_pass", "longest_fail", "current"},
-    "hints": {"asked", "rated", "predicted_mean", "actual_rate", "brier", "bins"},
+    "hints": {"asked", "rated", "predicted_mean", "actual_rate", "brier", "bins", "at_table"},
     "table": {"slip_rate", "interval", "hinted_attempts", "needed"},
 }
 

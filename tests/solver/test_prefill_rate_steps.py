@@ -1,0 +1,134 @@
+"""The plan book at the other rate steps: a hint planned at its table's step stores its entry
+under that step, and the prefill fills the games asked at other steps, the most asked step
+first, once the clocks about to be played are filled at the default step."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import partial
+from itertools import count, islice
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from campaigns.models import Campaign
+from campaigns.play.services import record_attempt, skip
+from rules.catalogue import get_clock
+from solver import clock_priors, plan_book, prefill
+from solver.core.search.search import SLIP_RATE
+from solver.models import HintRequest, PlanBookEntry
+
+pytestmark = pytest.mark.django_db
+
+_hashes = count()
+TABLES = {2: "SSMM+SM/SMMM+SS", 3: "SSMM/SMMM/SSMM", 4: "SSM/MMS/SMS/MSM"}
+
+
+@pytest.fixture
+def skipped_first(campaign: Campaign, alice: User) -> Campaign:
+    """A group of three that failed 1-1 and put it in the Sleeve: 1-2 is on top."""
+    record_attempt(campaign, alice, "1-1", "failed", 3)
+    skip(campaign, alice, "1-1")
+    return campaign
+
+
+def asked(user: User, clock: str, players: int, slip_rate: float, times: int = 1) -> None:
+    """``times`` hints asked for ``clock`` (by the base rules) at ``slip_rate``."""
+    definition = get_clock(clock)
+    for _ in range(times):
+        HintRequest.objects.create(
+            user=user,
+            clock_id=clock,
+            clock_definition=definition.to_json(),
+            base_rules=not definition.transcribed,
+            colours=TABLES[players],
+            players=players,
+            face_up=players,
+            slip_rate=slip_rate,
+            slip_rate_source=HintRequest.SlipRateSource.TABLE,
+            input_hash=f"asked-{next(_hashes)}",
+            status=HintRequest.Status.DONE,
+            result={"plan": {}, "pass_rate": 0.5},
+        )
+
+
+def _work(steps: Iterator[prefill.Step], most: int) -> list[tuple[Any, ...]]:
+    """The first ``most`` steps named by what they would do (none is run): ("pattern",
+    clock, players, face-up, slip rate), runs of one name folded."""
+    names: list[tuple[Any, ...]] = []
+    for step in islice(steps, most):
+        assert isinstance(step, partial)
+        if step.func is prefill._refresh_step:
+            name: tuple[Any, ...] = ("refresh", step.args[0])
+        elif step.func is prefill._prior_step:
+            game, players = step.args
+            name = ("prior", game.clock.id, players)
+        else:
+            item, settings = step.args
+            name = (
+                "pattern",
+                item.game.clock.id,
+                item.players,
+                item.face_up,
+                settings["slip_rate"],
+            )
+        if not names or names[-1] != name:
+            names.append(name)
+    return names
+
+
+def test_games_asked_at_other_steps_follow_the_next_clocks_most_asked_step_first(
+    skipped_first: Campaign, alice: User
+) -> None:
+    asked(alice, "2-1", 2, 0.12, times=2)
+    asked(alice, "2-2", 4, 0.12)  # 0.12 asked three times in all
+    asked(alice, "3-1", 3, 0.08, times=2)  # as often as 2-1, but its step less
+    asked(alice, "4-1", 2, SLIP_RATE, times=5)  # the default: the rest of the book
+    asked(alice, "4-2", 2, 0.3)  # a rate given by a request, no step: not filled
+    work = [w for w in _work(prefill.steps(prefill.settings_now()), 3000) if w[0] == "pattern"]
+    assert work[:6] == [
+        # First the clocks about to be played, at the default step (test_prefill_order).
+        ("pattern", "1-2", 3, 3, SLIP_RATE),
+        ("pattern", "1-1", 3, 3, SLIP_RATE),
+        ("pattern", "1-4", 3, 3, SLIP_RATE),
+        # Then the games asked at other steps: 0.12, asked three times, before 0.08.
+        ("pattern", "2-1", 2, 2, 0.12),
+        ("pattern", "2-2", 4, 4, 0.12),
+        ("pattern", "3-1", 3, 3, 0.08),
+    ]
+    # Then only the default step (the stale entries, every game at every size).
+    assert all(w[4] == SLIP_RATE for w in work[6:])
+
+
+def test_nothing_asked_at_other_steps_adds_no_work(skipped_first: Campaign, alice: User) -> None:
+    asked(alice, "4-1", 2, SLIP_RATE, times=3)
+    assert prefill.asked_at_steps() == []
+
+
+def test_a_hint_at_its_tables_step_is_booked_under_that_step(alice: User) -> None:
+    asked(alice, "2-1", 2, 0.12)
+    hint = HintRequest.objects.get()
+    hint.effort = prefill.settings_now()["effort"]
+    hint.odds_samples = prefill.settings_now()["odds_samples"]
+    hint.prior = clock_priors.for_hint(get_clock("2-1"), hint.base_rules, 2)
+    hint.save()
+    plan_book.record(hint, {"plan": {}, "pass_rate": 0.5}, 1.0)
+    entry = PlanBookEntry.objects.get()
+    assert entry.slip_rate == 0.12
+    at_default = plan_book.book_key(
+        get_clock("2-1"),
+        hint.base_rules,
+        hint.seats(),
+        2,
+        **{**prefill.settings_now(), "slip_rate": SLIP_RATE},
+        prior=hint.prior,
+    )
+    assert entry.key == plan_book.key_of(hint).key != at_default.key
+    # The prefill at that step finds it: its class is not searched again.
+    ((step, game, players, face_up),) = prefill.asked_at_steps()
+    assert (step, players, face_up) == (0.12, 2, 2)
+    settings = {**prefill.settings_now(), "slip_rate": step}
+    items = list(prefill.items(game, [players], [face_up], settings))
+    assert entry.key in {item.key.key for item in items}
+    assert entry.key not in {item.key.key for item in prefill.missing(items)}
