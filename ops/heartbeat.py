@@ -10,9 +10,11 @@ same name has started again since.
 
 from __future__ import annotations
 
+import math
 import uuid
 from collections.abc import Iterable
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from celery import bootsteps
@@ -32,12 +34,45 @@ def node_id(hostname: str) -> str:
     return f"{hostname}#{INCARNATION}"
 
 
-def beat(hostname: str, *, ready: bool = True) -> None:
+@dataclass(frozen=True)
+class Warming:
+    """How far a worker's warm-up is (``solver.core.warm.WarmProgress``): steps ``done`` of
+    ``total``, and when it expects to be done at the rate so far (None before the first
+    step). A moment, not seconds left: the beats between two steps repeat it unchanged."""
+
+    done: int
+    total: int
+    ready_by: datetime | None
+
+    @classmethod
+    def after(cls, done: int, total: int, seconds_left: float | None) -> Warming:
+        """Progress heard now, ``seconds_left`` from now."""
+        if seconds_left is None:
+            return cls(done, total, None)
+        return cls(done, total, timezone.now() + timedelta(seconds=seconds_left))
+
+
+@dataclass(frozen=True)
+class Starting:
+    """No worker takes jobs, one is warming up: about ``seconds_left`` whole seconds until
+    the first is ready, or None when it has no estimate (no step done yet, or past it)."""
+
+    seconds_left: int | None
+
+
+def beat(hostname: str, *, ready: bool = True, warming: Warming | None = None) -> None:
     """Record that `hostname` (this start of it) is alive now: taking jobs, or (``ready``
-    false) still loading the solver before it takes any."""
+    false) still loading the solver before it takes any, ``warming`` saying how far."""
     WorkerHeartbeat.objects.update_or_create(
         hostname=hostname,
-        defaults={"last_seen": timezone.now(), "incarnation": INCARNATION, "ready": ready},
+        defaults={
+            "last_seen": timezone.now(),
+            "incarnation": INCARNATION,
+            "ready": ready,
+            "warm_done": warming.done if warming is not None else 0,
+            "warm_total": warming.total if warming is not None else 0,
+            "ready_by": warming.ready_by if warming is not None else None,
+        },
     )
 
 
@@ -70,10 +105,22 @@ def starting_workers() -> int:
     return WorkerHeartbeat.objects.filter(last_seen__gte=since, ready=False).count()
 
 
-def solver_starting() -> bool:
-    """True while no worker takes jobs but one is warming up: a hint asked now waits for it
-    (about a minute the first time on a machine, while numba compiles the kernels)."""
-    return live_workers() == 0 and starting_workers() > 0
+def solver_starting() -> Starting | None:
+    """While no worker takes jobs but one is warming up (a hint asked now waits for it:
+    about a minute the first time on a machine, while numba compiles the kernels): how long
+    until the first of them expects to be ready, from its own progress. Else None."""
+    if live_workers():
+        return None
+    since = timezone.now() - silent_after()
+    rows = WorkerHeartbeat.objects.filter(last_seen__gte=since, ready=False)
+    if not rows.exists():
+        return None
+    soonest = rows.exclude(ready_by=None).order_by("ready_by").first()
+    if soonest is None or soonest.ready_by is None:
+        return Starting(None)
+    left = (soonest.ready_by - timezone.now()).total_seconds()
+    # Past its estimate the worker is still loading: no figure rather than a wrong one.
+    return Starting(math.ceil(left) if left > 0 else None)
 
 
 def live_nodes(nodes: Iterable[str]) -> set[str]:
@@ -87,11 +134,11 @@ def live_nodes(nodes: Iterable[str]) -> set[str]:
     return alive & wanted
 
 
-def worker_beat(hostname: str, *, ready: bool = True) -> None:
+def worker_beat(hostname: str, *, ready: bool = True, warming: Warming | None = None) -> None:
     """beat() from a worker's timer thread, which has a database connection of its own:
     close it after each beat so it neither times out between beats nor outlives the worker."""
     try:
-        beat(hostname, ready=ready)
+        beat(hostname, ready=ready, warming=warming)
     finally:
         connection.close()
 

@@ -13,6 +13,12 @@ class WorkerHeartbeat(models.Model):
     # False while the worker loads the solver's kernels, before it takes jobs (about a
     # minute the first time on a machine): a hint page then says the solver is starting.
     ready = models.BooleanField(default=True)
+    # While not ready: how far the warm-up is (steps done of total) and when, at the rate so
+    # far, it expects to be done (None before its first step): the hint page says how long
+    # is left.
+    warm_done = models.PositiveSmallIntegerField(default=0)
+    warm_total = models.PositiveSmallIntegerField(default=0)
+    ready_by = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [

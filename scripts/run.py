@@ -29,6 +29,10 @@ PYTHON = sys.executable
 BACKOFF_FIRST = 1.0  # seconds before the first restart of a dead worker
 BACKOFF_MAX = 30.0
 HEALTHY_AFTER = 60.0  # a worker that lived this long starts over from BACKOFF_FIRST
+STOP_SECONDS = 20.0  # a child still running this long after SIGTERM is killed
+# The exit code of a Ctrl-C (or SIGTERM) after which a child had to be killed: it did not
+# stop in time (a prefill slice once kept the worker busy for 22 s), which a test can see.
+KILLED_AT_STOP = 3
 WORKER = [
     PYTHON,
     "-m",
@@ -73,22 +77,26 @@ class Child:
         return self.proc.returncode
 
 
-def stop(children: list[Child]) -> None:
+def stop(children: list[Child]) -> bool:
     """SIGTERM each leader (Celery then finishes or requeues its job: a warm shutdown),
-    then sweep its process group so no reloader child or pool process outlives us."""
+    then sweep its process group so no reloader child or pool process outlives us. False
+    when a leader did not stop within STOP_SECONDS and was killed."""
     running = [child.proc for child in children if child.proc is not None]
     for proc in running:
         if proc.poll() is None:
             proc.terminate()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + STOP_SECONDS
+    in_time = True
     for proc in running:
         try:
             proc.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             print(f"[run] pid {proc.pid} did not stop in time; killing it", flush=True)
+            in_time = False
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+    return in_time
 
 
 def var_dir() -> Path:
@@ -143,7 +151,8 @@ def supervise(
 ) -> int:
     """Run until ``stopping[0]`` is set or a child that is not restarted dies; restart the
     others with back-off. ``tick``, if given, is called on every round (about twice a
-    second; `make serve` hangs its periodic work there). Returns the exit code."""
+    second; `make serve` hangs its periodic work there). Returns the exit code:
+    KILLED_AT_STOP after a stop in which a child had to be killed."""
     for child in children:
         child.start()
     while not stopping[0]:
@@ -173,8 +182,7 @@ def supervise(
             child.start_at = now + child.backoff
             child.backoff = min(child.backoff * 2, BACKOFF_MAX)
         time.sleep(0.5)
-    stop(children)
-    return 0
+    return 0 if stop(children) else KILLED_AT_STOP
 
 
 def prepare_steps() -> list[list[str]]:

@@ -37,7 +37,7 @@ from django.conf import settings
 from django.db import connection
 
 from config.celery import app
-from ops.heartbeat import node_id, worker_beat
+from ops.heartbeat import Warming, node_id, worker_beat
 from solver import jobs, pass_curves
 from solver.core import warm
 from solver.models import HintRequest
@@ -182,16 +182,14 @@ def _warm_up_before_fork(sender: Any = None, instance: Any = None, **kwargs: Any
         return
     if warm.use_fork_safe_threads():
         hostname = str(getattr(instance, "hostname", "") or sender or "")
-        done = threading.Event()
-        beating = threading.Thread(
-            target=_beat_while_starting, args=(hostname, done), name="solver-starting"
-        )
+        starting = _Starting(hostname)
+        beating = threading.Thread(target=starting.beat_until_done, name="solver-starting")
         if hostname:
             beating.start()
         try:
-            _warm_up()
+            _warm_up(starting.heard)
         finally:
-            done.set()
+            starting.finish()
             if beating.is_alive():
                 beating.join()
     else:
@@ -225,21 +223,38 @@ def _warm_up_in_pool_process(**kwargs: Any) -> None:
         threading.Thread(target=_warm_up, name="solver-warm-up", daemon=True).start()
 
 
-def _beat_while_starting(hostname: str, done: threading.Event) -> None:
-    """Write this worker's heartbeat, marked not ready, until the warm-up is done; the
-    worker's Heartbeat step then writes it ready."""
-    while True:
-        try:
-            worker_beat(hostname, ready=False)
-        except Exception:  # a database hiccup must not stop the warm-up
-            log.warning("Could not write the starting heartbeat", exc_info=True)
-        if done.wait(settings.WORKER_HEARTBEAT_SECONDS):
-            return
+class _Starting:
+    """This worker's heartbeat, marked not ready, while it warms up: written every heartbeat
+    period and at once after each step of the warm-up, with its progress (the hint page
+    says how long is left); the worker's Heartbeat step then writes it ready."""
+
+    def __init__(self, hostname: str) -> None:
+        self.hostname = hostname
+        self.warming: Warming | None = None
+        self.wake = threading.Event()
+        self.done = False
+
+    def heard(self, progress: warm.WarmProgress) -> None:
+        self.warming = Warming.after(progress.done, progress.total, progress.seconds_left)
+        self.wake.set()
+
+    def finish(self) -> None:
+        self.done = True
+        self.wake.set()
+
+    def beat_until_done(self) -> None:
+        while not self.done:
+            try:
+                worker_beat(self.hostname, ready=False, warming=self.warming)
+            except Exception:  # a database hiccup must not stop the warm-up
+                log.warning("Could not write the starting heartbeat", exc_info=True)
+            self.wake.wait(settings.WORKER_HEARTBEAT_SECONDS)
+            self.wake.clear()
 
 
-def _warm_up() -> None:
+def _warm_up(progress: warm.Progress | None = None) -> None:
     try:
-        warmth = warm.warm_up()
+        warmth = warm.warm_up(progress)
     except Exception:  # then the first hint loads (or compiles) the kernels it needs itself
         log.exception("Solver warm-up failed")
         return

@@ -31,6 +31,7 @@ from __future__ import annotations
 import resource
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,24 +64,59 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def warm_up() -> Warmth:
-    """Call every kernel once, as the solver does: the plan-following players (the search),
-    exact and sampled odds, and the oracle with its witness. Compiles whatever is missing
-    from numba's cache, loads the rest."""
-    started, cpu = time.perf_counter(), _cpu()
+@dataclass(frozen=True)
+class WarmProgress:
+    """How far :func:`warm_up` is: ``done`` of its ``total`` steps (each step loads, or
+    compiles, the kernels of one public solver function), ``elapsed`` seconds in."""
+
+    done: int
+    total: int
+    elapsed: float
+
+    @property
+    def seconds_left(self) -> float | None:
+        """An estimate from the rate so far: the steps left at the mean time of the steps
+        done. None before the first step is done (no rate yet)."""
+        if self.done <= 0:
+            return None
+        return self.elapsed / self.done * max(0, self.total - self.done)
+
+
+Progress = Callable[[WarmProgress], None]
+
+
+def _steps() -> list[Callable[[], object]]:
+    """The calls :func:`warm_up` makes, in order: every kernel of the solver, once."""
     clock = get_clock(WARM_CLOCK)
     seats = parse_colours(WARM_COLOURS)
     values = draw_values(seats, 32, seed=0)
-    # The search: the compiled players (agents_fast.play_many).
-    pass_count(clock, seats, baseline_plan(clock, seats, 0), 0, values, engine="compiled")
-    # Exact odds on one value set — by colour (compiled_kernel.colour_multisets) for this
-    # clock, per multiset (decide_value_sets) under the base rules — then sampled odds
-    # (decide_many) on a few deals.
-    odds(clock, parse_colours(NO_SUNS))
-    odds(base_rules_clock(clock), parse_colours(NO_SUNS))
-    odds(clock, seats, samples=8, seed=0)
-    # The oracle on one deal, with its witness (decide, choice).
-    Oracle(clock).solve(seats, deal_of(seats, values[0]))
+    return [
+        # The search: the compiled players (agents_fast.play_many).
+        lambda: pass_count(
+            clock, seats, baseline_plan(clock, seats, 0), 0, values, engine="compiled"
+        ),
+        # Exact odds on one value set — by colour (compiled_kernel.colour_multisets) for
+        # this clock, per multiset (decide_value_sets) under the base rules — then sampled
+        # odds (decide_many) on a few deals.
+        lambda: odds(clock, parse_colours(NO_SUNS)),
+        lambda: odds(base_rules_clock(clock), parse_colours(NO_SUNS)),
+        lambda: odds(clock, seats, samples=8, seed=0),
+        # The oracle on one deal, with its witness (decide, choice).
+        lambda: Oracle(clock).solve(seats, deal_of(seats, values[0])),
+    ]
+
+
+def warm_up(progress: Progress | None = None) -> Warmth:
+    """Call every kernel once, as the solver does: the plan-following players (the search),
+    exact and sampled odds, and the oracle with its witness. Compiles whatever is missing
+    from numba's cache, loads the rest. ``progress`` hears how far it is after each step
+    (the worker's heartbeat tells the hint page how long is left)."""
+    started, cpu = time.perf_counter(), _cpu()
+    steps = _steps()
+    for done, step in enumerate(steps, start=1):
+        step()
+        if progress is not None:
+            progress(WarmProgress(done, len(steps), time.perf_counter() - started))
     return Warmth(time.perf_counter() - started, _cpu() - cpu)
 
 

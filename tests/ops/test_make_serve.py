@@ -365,6 +365,70 @@ def test_log_in_works_over_http_and_https_and_the_session_survives_a_restart(
         assert "at-the-table" in page
 
 
+def _alive(pid: int) -> bool:
+    """Is the process running (not gone, not a zombie left to a container's init)?"""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state not in ("Z", "X")
+
+
+def _processes_of(groups: list[int]) -> list[int]:
+    """Every process in these process groups (the children serve.py started, each the
+    leader of its own group, with their pool processes and workers)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with suppress(OSError, IndexError, ValueError):
+                fields = (entry / "stat").read_text().rpartition(")")[2].split()
+                if int(fields[2]) in groups:
+                    found.append(int(entry.name))
+    return found
+
+
+def test_ctrl_c_during_a_prefill_slice_stops_every_process_in_time(
+    make_serve: MakeServe,
+) -> None:
+    """Ctrl-C while the beat's prefill slice runs: the slice gives way (the worker's stop
+    flag), every child exits by itself within the run script's stop timeout — none is
+    killed, which serve.py's exit status says (run.KILLED_AT_STOP) — and nothing is left."""
+    slice_id: list[str] = []
+
+    def slice_running() -> bool:
+        text = "\n".join(make_serve.lines)
+        started = re.findall(r"Task solver\.prefill_plan_book\[([\w-]+)\] received", text)
+        running = [task for task in started if f"prefill_plan_book[{task}] succeeded" not in text]
+        slice_id[:] = running[-1:]
+        return bool(running)
+
+    # The beat sends a slice every PREFILL_EVERY (2 min); a fresh book has patterns to fill.
+    assert wait_for(slice_running, 400), make_serve.tail()
+    time.sleep(2)  # into its search
+    assert make_serve.proc is not None
+    groups = make_serve.pids()
+    processes = _processes_of(groups)
+    assert len(processes) > len(groups)  # the pool processes and web workers too
+    make_serve.proc.send_signal(signal.SIGINT)  # Ctrl-C (its children have groups of their own)
+    code = make_serve.proc.wait(timeout=120)
+    left = [pid for pid in processes if _alive(pid)]
+    make_serve.stop()  # its output read to the end; nothing to stop any more
+    text = "\n".join(make_serve.lines)
+    make_serve.start()  # for the module's other tests
+    run = runpy_run_script()
+    assert code != run["KILLED_AT_STOP"], "a child did not stop in time and was killed"
+    assert code == 0 and not left, (code, left)
+    assert re.search(
+        rf"prefill_plan_book\[{slice_id[0]}\] succeeded .*the worker is stopping", text
+    ), text[-3000:]
+
+
+def runpy_run_script() -> dict[str, Any]:
+    import runpy
+
+    return runpy.run_path(str(ROOT / "scripts" / "run.py"), run_name="run_script")
+
+
 def test_behind_caddy_the_caller_is_the_phone_not_the_socket() -> None:
     from config.wsgi import unix_socket_peer
 

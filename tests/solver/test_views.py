@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -338,6 +339,57 @@ def test_a_queued_hint_says_the_solver_is_starting_while_the_worker_warms_up(
     assert starting in status.content.decode()
     beat("celery@warming")  # ready: it takes the job now
     assert starting not in client.get(f"/hints/{hint.pk}/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("lang", "words", "no_figure"),
+    [
+        ("en", "The solver is starting: about 20 s left.", "about a minute the first time"),
+        ("nl", "De oplosser start op: nog ongeveer 20 s.", "de eerste keer ongeveer een minuut"),
+        ("ja", "ソルバーを起動しています。あと約20秒です。", "初回は1分ほど"),
+    ],
+)
+def test_the_starting_solver_says_how_long_is_left_from_the_warm_up_progress(
+    login: Callable[[User], Client],
+    alice: User,
+    sent: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+    lang: str,
+    words: str,
+    no_figure: str,
+) -> None:
+    from ops.heartbeat import Warming, beat
+    from solver.core.warm import WarmProgress
+
+    hint = make_hint(alice)
+    client = login(alice)
+    now = timezone.now()
+    monkeypatch.setattr("django.utils.timezone.now", lambda: now)  # the page reads at once
+    url = f"/hints/{hint.pk}/?partial=status"
+
+    def status() -> str:
+        headers = {"HX-Request": "true"}
+        return client.get(url, headers=headers, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+
+    def at(seconds: int) -> None:
+        monkeypatch.setattr("django.utils.timezone.now", lambda: now + timedelta(seconds=seconds))
+
+    beat("celery@warming", ready=False, warming=Warming.after(0, 5, None))
+    assert no_figure in status()  # no step done yet: no rate, no figure
+    progress = WarmProgress(done=2, total=5, elapsed=40 / 3)  # 3 steps left at 20/3 s each
+    warming = Warming.after(progress.done, progress.total, progress.seconds_left)
+    beat("celery@warming", ready=False, warming=warming)
+    assert words in status() and no_figure not in status()
+    # The beats until the next step repeat its progress: the page counts down.
+    at(10)
+    beat("celery@warming", ready=False, warming=warming)
+    assert words.replace("20", "10") in status()
+    # Past its estimate and still loading: no figure rather than a wrong one.
+    at(21)
+    beat("celery@warming", ready=False, warming=warming)
+    assert no_figure in status()
+    beat("celery@warming")  # ready: it takes the job now
+    assert no_figure not in status() and words not in status()
 
 
 def test_a_failed_hint_offers_a_retry(

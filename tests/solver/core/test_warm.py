@@ -180,3 +180,27 @@ def test_make_run_leaves_the_warm_up_to_the_worker_and_the_module_still_runs() -
     )
     assert done.returncode == 0, done.stderr
     assert "Solver kernels ready in" in done.stderr
+
+
+def test_the_warm_up_reports_each_step_and_the_seconds_left_at_its_rate() -> None:
+    code = (
+        "import json\nfrom solver.core import warm\nheard = []\nwarm.warm_up(heard.append)\n"
+        "print(json.dumps([[p.done, p.total, p.elapsed, p.seconds_left] for p in heard]))"
+    )
+    done = _python(code)
+    assert done.returncode == 0, done.stderr
+    heard = json.loads(done.stdout)
+    total = heard[0][1]
+    assert [step[:2] for step in heard] == [[n, total] for n in range(1, total + 1)]
+    assert total >= 5  # the players, three kinds of odds, the oracle
+    for n, _, elapsed, left in heard:
+        assert left == pytest.approx(elapsed / n * (total - n))
+    assert heard[-1][3] == 0
+
+
+def test_the_seconds_left_come_from_the_rate_so_far() -> None:
+    from solver.core.warm import WarmProgress
+
+    assert WarmProgress(done=0, total=5, elapsed=3.0).seconds_left is None  # no rate yet
+    assert WarmProgress(done=2, total=5, elapsed=8.0).seconds_left == 12.0
+    assert WarmProgress(done=5, total=5, elapsed=20.0).seconds_left == 0
