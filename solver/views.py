@@ -35,6 +35,7 @@ from ops.heartbeat import solver_starting
 from rules.clock import Clock
 from rules.errors import RulesError
 from rules.game import PLAYER_COUNTS
+from rules.hint_result import read as read_result
 from rules.svg import clock_svg
 from solver import services
 from solver.access import get_hint_for_user
@@ -208,20 +209,20 @@ def _context(request: AuthenticatedHttpRequest, hint: HintRequest, **extra: Any)
             "headline": ""
             if _pct(outcome.suggested.pass_rate) == _pct(shown.get("pass_rate"))
             else _pct(shown.get("pass_rate")),
-            "headline_games": (hint.result or {}).get("games"),
+            "headline_games": read_result(hint.result)["games"],
         }
     if hint.status == HintRequest.Status.DONE and hint.result:
-        result = hint.result
-        interval = shown.get("interval") or [0, 0]
-        slip_rate = float(result.get("slip_rate") or 0.0)
-        with_slips = shown.get("pass_rate_with_slips")
+        result = read_result(hint.result)
+        interval = shown["interval"]
+        slip_rate = result["slip_rate"]
+        with_slips = shown["pass_rate_with_slips"]
         context["numbers"] = {
             "pass_rate": _pct(shown.get("pass_rate")),
             "low": _pct(interval[0], 1),
             "high": _pct(interval[1], 1),
-            "baseline": bound(_pct(result.get("baseline_rate"))),
+            "baseline": bound(_pct(result["baseline_rate"])),
             "clean": bound(_pct(shown.get("pass_rate"))),
-            "odds": _pct(result.get("odds")),
+            "odds": _pct(result["odds"]),
             "with_slips": bound(_pct(with_slips)) if with_slips is not None and slip_rate else "",
             "every": moves_per_slip(slip_rate),
             # The table's own rate (hint_inputs.table_slip_rate): say so, as 1 card in N.
@@ -360,7 +361,7 @@ def hint_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     page = Paginator(rows, 25).get_page(request.GET.get("page"))
     for hint in page:
         # a percentage, as on every other page ("61%", not "0.61")
-        hint.rate_shown = _pct((hint.result or {}).get("pass_rate"))  # type: ignore[attr-defined]
+        hint.rate_shown = _pct(read_result(hint.result)["pass_rate"]) if hint.result else ""  # type: ignore[attr-defined]
     return render(request, "solver/hint_list.html", {"page": page})
 
 
@@ -410,7 +411,7 @@ def table_plan(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) 
         "hint": hint,
         "colours": hint.colours if hint else "",
         "speech": hint.speech(lang) if hint else None,
-        "rate": _pct(hint.result.get("pass_rate")) if hint and hint.result else "",
+        "rate": _pct(read_result(hint.result)["pass_rate"]) if hint and hint.result else "",
     }
     if request.htmx:
         return render(request, "solver/table_plan.html#plan", context)
