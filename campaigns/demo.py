@@ -1,24 +1,28 @@
 """Demo histories for demos, benchmarks and the community figures (``manage.py seed_demo``).
 
-Each demo group plays the campaign state machine in memory: a table of 2-4 players meets
-every few days, the next clock is the first of the stack not passed nor in the Sleeve,
-clocks put back from the Sleeve go on top, a failure flips a Bonus token (at most 3), a
-pass or a skip turns them face down, a finished campaign is followed by a new one. The
+Each demo group plays the campaign state machine in memory, through the moves the services
+use (``campaigns.play.moves`` on an unsaved campaign's ``CampaignState``): a table of 2-4
+players meets every few days, plays the state's next clock, now and then skips a clock it
+failed twice into the Sleeve or puts Sleeve clocks back, and starts a new campaign once
+every clock is passed; the rules (next clock, Bonus tokens, Sleeve, completion) are the
+state machine's, none is written here. The
 chance of passing falls with the chapter and rises with the Bonus tokens face up, around a
 difficulty per clock that every group shares, so other tables' figures mean something.
 Some attempts follow a finished hint whose predicted pass rate is near that chance.
 
-Rows are written with ``bulk_create`` in the same shape the services write them (events
-with the state they overwrote, so a demo attempt can be undone like any other). The same
-``seed`` gives the same histories.
+Rows are written with ``bulk_create``: the campaigns and progress rows the moves left, and
+events holding what each move overwrote (``moves.snapshot``, so a demo attempt can be
+undone like any other). Hint results come from the one result type (``rules.hint_result``).
+The same ``seed`` gives the same histories.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -34,13 +38,15 @@ from campaigns.models import (
     Player,
     Session,
 )
-from rules.catalogue import CLOCK_IDS, get_clock
-from rules.clock import REBIRTH
-from rules.game import BONUS_TOKENS
+from campaigns.play import moves
+from campaigns.play.state import NUMBERED_CLOCKS, CampaignState
+from rules import hint_result
+from rules.catalogue import get_clock
+from rules.hint_result import HintResultJson
 
 DEMO_USER_PREFIX = "demo-"
 FIRST_EVENING = date(2025, 1, 6)
-NUMBERED = [c for c in CLOCK_IDS if c != REBIRTH]
+NUMBERED = NUMBERED_CLOCKS
 NAMES = [
     "Ann", "Ben", "Cleo", "Daan", "Emi", "Finn", "Gus", "Hana", "Ines", "Joost", "Kai", "Lotte",
     "Mei", "Noor", "Otto", "Pia", "Quinn", "Ren", "Sanne", "Taro", "Uma", "Vic", "Wim", "Yuki",
@@ -67,16 +73,27 @@ class Counts:
 
 @dataclass
 class _Item:
+    """One event the table records, with what it needs to write the rows."""
+
     kind: str  # an Event.Kind
-    clock: str  # for a retrieval: the clocks put back, comma-separated
-    before: dict[str, Any]
+    clock: str
+    before: dict[str, Any]  # moves.snapshot: what the change overwrote (undo reads it)
     created: datetime
     outcome: str = ""
     players: int = 0
     tokens: int = 0
     opener: int | None = None  # index in the group's players
     minutes: int | None = None
-    hint: dict[str, Any] | None = None
+    hint: _Hint | None = None
+
+
+@dataclass(frozen=True)
+class _Hint:
+    """A finished hint the table asked before an attempt."""
+
+    rate: float
+    finished: datetime
+    linked: bool
 
 
 @dataclass
@@ -88,35 +105,24 @@ class _Session:
 
 @dataclass
 class _Campaign:
-    progress: dict[str, list[Any]]  # clock -> [status, attempts, failures]
-    stack_top: list[str] = field(default_factory=list)
-    tokens: int = 0
-    completed: datetime | None = None
+    """An unsaved campaign and its progress rows, moved by ``campaigns.play.moves`` (the
+    state machine the services use), and the sessions played in it."""
+
+    state: CampaignState = field(default_factory=lambda: moves.fresh_state(Campaign()))
     sessions: list[_Session] = field(default_factory=list)
 
-    def next_clock(self) -> str | None:
-        for clock in self.stack_top:
-            if self.progress[clock][0] == ClockProgress.Status.UPCOMING:
-                return clock
-        for clock in NUMBERED:
-            if self.progress[clock][0] == ClockProgress.Status.UPCOMING:
-                return clock
-        return None
+    @property
+    def campaign(self) -> Campaign:
+        return self.state.campaign
 
-    def sleeve(self) -> list[str]:
-        return [c for c in NUMBERED if self.progress[c][0] == ClockProgress.Status.SLEEVE]
 
-    def before(self, clocks: list[str]) -> dict[str, Any]:
-        """What a change overwrites, as services._snapshot stores it (undo reads it)."""
-        return {
-            "bonus_tokens": self.tokens,
-            "stack_top": list(self.stack_top),
-            "completed": None,
-            "progress": {
-                c: dict(zip(("status", "attempts", "failures"), self.progress[c], strict=True))
-                for c in clocks
-            },
-        }
+@dataclass
+class _Group:
+    """A demo group as played: its number, its players' names, its campaigns."""
+
+    number: int
+    names: list[str]
+    campaigns: list[_Campaign]
 
 
 def _difficulty() -> dict[str, float]:
@@ -128,94 +134,108 @@ def _difficulty() -> dict[str, float]:
     }
 
 
+@dataclass
+class _Table:
+    """A group at play: the campaign and session being played, the clock on the wall."""
+
+    rng: random.Random
+    chance: dict[str, float]
+    skill: float
+    campaigns: list[_Campaign]
+    session: _Session
+    at: datetime
+
+    @property
+    def current(self) -> _Campaign:
+        return self.campaigns[-1]
+
+    def record(self, kind: str, clock: str, rows: list[ClockProgress], **extra: Any) -> _Item:
+        item = _Item(kind, clock, moves.snapshot(self.current.campaign, rows), self.at, **extra)
+        self.session.items.append(item)
+        return item
+
+    def retrieve(self, clocks: list[str]) -> None:
+        """Put clocks back on top of the stack, the first given played first: one event per
+        clock (the last first), so each event names a single clock."""
+        state = self.current.state
+        for clock in reversed(clocks):
+            self.record(Event.Kind.RETRIEVED, clock, [state.by_id[clock]])
+            moves.retrieve(state, [clock])
+
+    def next_clock(self) -> str | None:
+        """The clock to play: the Sleeve put back when nothing else is left; a new campaign
+        once every clock is passed."""
+        state = self.current.state
+        if state.next_clock is None and state.sleeve:
+            self.retrieve(state.sleeve)
+        if state.next_clock is None:  # every clock passed: the table starts a new campaign
+            if not self.session.items:
+                self.current.sessions.remove(self.session)
+            self.campaigns.append(_Campaign())
+            self.session = _Session(self.session.evening, self.session.seated)
+            self.current.sessions.append(self.session)
+        return self.current.state.next_clock
+
+    def play(self, clock: str) -> None:
+        """One attempt at ``clock``, maybe after a hint, maybe followed by a skip."""
+        rng, state = self.rng, self.current.state
+        seated = self.session.seated
+        minutes = rng.randint(4, 22)
+        self.at += timedelta(minutes=minutes + rng.randint(1, 6))
+        tokens = state.bonus_tokens
+        p = min(0.95, max(0.04, self.chance[clock] * self.skill + 0.09 * tokens))
+        passed = rng.random() < p
+        item = self.record(
+            Event.Kind.PASSED if passed else Event.Kind.FAILED,
+            clock,
+            [state.by_id[clock]],
+            outcome=Attempt.Outcome.PASSED if passed else Attempt.Outcome.FAILED,
+            players=len(seated),
+            tokens=tokens,
+            opener=rng.choice(seated) if rng.random() < 0.85 else None,
+            minutes=minutes if rng.random() < 0.75 else None,
+        )
+        if rng.random() < 0.15:
+            item.hint = _Hint(
+                rate=round(min(0.99, max(0.01, p + rng.gauss(0, 0.08))), 4),
+                finished=self.at - timedelta(minutes=minutes + rng.randint(1, 5)),
+                linked=rng.random() < 0.7,
+            )
+        row = moves.attempt(state, clock, passed, self.at)
+        if passed or row.failures < 2:
+            return
+        if rng.random() < 0.12 + 0.08 * state.bonus_tokens:
+            self.at += timedelta(minutes=1)
+            self.record(Event.Kind.SKIPPED, clock, [row])
+            moves.skip(state, clock)
+
+
 def _play_group(
     rng: random.Random, budget: int, players: int, chance: dict[str, float]
 ) -> list[_Campaign]:
     """A group's campaigns, ``budget`` attempts in all."""
     skill = rng.uniform(0.8, 1.2)
-    campaigns = [_Campaign({c: [ClockProgress.Status.UPCOMING, 0, 0] for c in NUMBERED})]
     evening = FIRST_EVENING + timedelta(days=rng.randint(0, 60))
+    table = _Table(rng, chance, skill, [_Campaign()], _Session(evening, []), _at(evening))
     while budget > 0:
-        campaign = campaigns[-1]
         size = players if players == 2 or rng.random() < 0.7 else rng.randint(2, players)
-        seated = sorted(rng.sample(range(players), size))
-        session = _Session(evening, seated)
-        campaign.sessions.append(session)
-        clock_time = timezone.make_aware(datetime.combine(evening, time(19, 30)))
-        sleeve = campaign.sleeve()
-        if sleeve and campaign.tokens == 0 and rng.random() < 0.35:
-            _retrieve(
-                campaign,
-                session,
-                rng.sample(sleeve, min(len(sleeve), rng.randint(1, 2))),
-                clock_time,
-            )
+        table.session = _Session(evening, sorted(rng.sample(range(players), size)))
+        table.current.sessions.append(table.session)
+        table.at = _at(evening)
+        sleeve = table.current.state.sleeve
+        if sleeve and table.current.state.bonus_tokens == 0 and rng.random() < 0.35:
+            table.retrieve(rng.sample(sleeve, min(len(sleeve), rng.randint(1, 2))))
         for _ in range(min(budget, rng.randint(4, 14))):
-            clock = campaign.next_clock()
-            if clock is None and campaign.sleeve():
-                _retrieve(campaign, session, campaign.sleeve(), clock_time)
-                clock = campaign.next_clock()
-            if clock is None:  # every clock passed: the table starts a new campaign
-                campaign.completed = clock_time
-                if not session.items:
-                    campaign.sessions.remove(session)
-                campaign = _Campaign({c: [ClockProgress.Status.UPCOMING, 0, 0] for c in NUMBERED})
-                campaigns.append(campaign)
-                session = _Session(evening, seated)
-                campaign.sessions.append(session)
-                clock = campaign.next_clock()
-                assert clock is not None
-            minutes = rng.randint(4, 22)
-            clock_time += timedelta(minutes=minutes + rng.randint(1, 6))
-            p = min(0.95, max(0.04, chance[clock] * skill + 0.09 * campaign.tokens))
-            passed = rng.random() < p
-            row = campaign.progress[clock]
-            item = _Item(
-                kind=Event.Kind.PASSED if passed else Event.Kind.FAILED,
-                clock=clock,
-                before=campaign.before([clock]),
-                created=clock_time,
-                outcome=Attempt.Outcome.PASSED if passed else Attempt.Outcome.FAILED,
-                players=size,
-                tokens=campaign.tokens,
-                opener=rng.choice(seated) if rng.random() < 0.85 else None,
-                minutes=minutes if rng.random() < 0.75 else None,
-            )
-            if rng.random() < 0.15:
-                item.hint = {
-                    "rate": round(min(0.99, max(0.01, p + rng.gauss(0, 0.08))), 4),
-                    "finished": clock_time - timedelta(minutes=minutes + rng.randint(1, 5)),
-                    "linked": rng.random() < 0.7,
-                }
-            session.items.append(item)
+            clock = table.next_clock()
+            assert clock is not None
+            table.play(clock)
             budget -= 1
-            row[1] += 1
-            if passed:
-                row[0] = ClockProgress.Status.PASSED
-                campaign.tokens = 0
-                campaign.stack_top = [c for c in campaign.stack_top if c != clock]
-            else:
-                row[2] += 1
-                campaign.tokens = min(BONUS_TOKENS, campaign.tokens + 1)
-                if row[2] >= 2 and rng.random() < 0.12 + 0.08 * campaign.tokens:
-                    clock_time += timedelta(minutes=1)
-                    session.items.append(
-                        _Item(Event.Kind.SKIPPED, clock, campaign.before([clock]), clock_time)
-                    )
-                    row[0] = ClockProgress.Status.SLEEVE
-                    campaign.tokens = 0
-                    campaign.stack_top = [c for c in campaign.stack_top if c != clock]
         evening += timedelta(days=rng.randint(3, 14))
-    return campaigns
+    return table.campaigns
 
 
-def _retrieve(campaign: _Campaign, session: _Session, clocks: list[str], at: datetime) -> None:
-    """Put clocks back on top of the stack, the first given played first: one event per
-    clock (the last first), so each event names a single clock."""
-    for clock in reversed(clocks):
-        session.items.append(_Item(Event.Kind.RETRIEVED, clock, campaign.before([clock]), at))
-        campaign.progress[clock][0] = ClockProgress.Status.UPCOMING
-        campaign.stack_top = [clock] + [c for c in campaign.stack_top if c != clock]
+def _at(evening: date) -> datetime:
+    return timezone.make_aware(datetime.combine(evening, time(19, 30)))
 
 
 def _colours(rng: random.Random, players: int) -> str:
@@ -234,62 +254,84 @@ def _colours(rng: random.Random, players: int) -> str:
 def seed(groups: int, attempts: int, seed: int = 0) -> Counts:
     """Write ``groups`` demo groups holding ``attempts`` attempts in all."""
     rng = random.Random(seed)
+    counts = Counts()
+    first = User.objects.filter(username__startswith=DEMO_USER_PREFIX).count()
+    for batch in play(groups, attempts, rng, first):
+        with transaction.atomic():
+            _write(rng, batch, counts)
+    return counts
+
+
+def play(groups: int, attempts: int, rng: random.Random, first: int = 0) -> Iterator[list[_Group]]:
+    """The demo groups as played in memory, BATCH_GROUPS at a time (nothing written)."""
     chance = _difficulty()
     weights = [rng.uniform(0.4, 1.6) for _ in range(groups)]
     total = sum(weights)
     budgets = [int(attempts * w / total) for w in weights]
     for index in range(attempts - sum(budgets)):
         budgets[index % groups] += 1
-    first = User.objects.filter(username__startswith=DEMO_USER_PREFIX).count()
-    counts = Counts()
     for start in range(0, groups, BATCH_GROUPS):
         batch = []
         for offset, budget in enumerate(budgets[start : start + BATCH_GROUPS]):
-            number = first + start + offset + 1
             size = rng.choice((2, 3, 3, 4, 4))
             names = rng.sample(NAMES, size)
-            batch.append((number, names, _play_group(rng, budget, size, chance)))
-        with transaction.atomic():
-            _write(rng, batch, counts)
-    return counts
+            played = _play_group(rng, budget, size, chance)
+            batch.append(_Group(first + start + offset + 1, names, played))
+        yield batch
 
 
-def _write(
-    rng: random.Random, batch: list[tuple[int, list[str], list[_Campaign]]], counts: Counts
-) -> None:
+class _Placed(NamedTuple):
+    """A played campaign and the group (and owner) it is written under."""
+
+    group: Group
+    owner: User
+    played: _Campaign
+
+
+class _SessionRow(NamedTuple):
+    row: Session
+    placed: _Placed
+    played: _Session
+
+
+class _ItemRow(NamedTuple):
+    session: Session
+    placed: _Placed
+    item: _Item
+
+
+def _first_created(played: _Campaign) -> datetime | None:
+    sessions = played.sessions
+    return sessions[0].items[0].created if sessions and sessions[0].items else None
+
+
+def _write(rng: random.Random, batch: list[_Group], counts: Counts) -> None:
     """One batch of played groups, written with a few bulk inserts per table."""
     groups, users, player_ids = _write_groups(batch, counts)
-    plans = [(g, u, c) for g, u, (_, _, cs) in zip(groups, users, batch, strict=True) for c in cs]
-    campaigns = _write_campaigns(plans, counts)
-    session_plans = [
-        (row, g, u, s) for row, (g, u, c) in zip(campaigns, plans, strict=True) for s in c.sessions
+    placed = [
+        _Placed(g, u, c)
+        for g, u, played in zip(groups, users, batch, strict=True)
+        for c in played.campaigns
     ]
-    sessions = _write_sessions(session_plans, player_ids, counts)
-    item_plans = [
-        (session, row, g, u, item)
-        for session, (row, g, u, s) in zip(sessions, session_plans, strict=True)
-        for item in s.items
-    ]
-    attempts, attempt_plans = _write_history(item_plans, player_ids, counts)
-    _write_hints(rng, attempts, attempt_plans, counts)
+    _write_campaigns(placed, counts)
+    session_rows = _write_sessions(placed, player_ids, counts)
+    item_rows = [_ItemRow(s.row, s.placed, item) for s in session_rows for item in s.played.items]
+    attempts = _write_history(item_rows, player_ids, counts)
+    _write_hints(rng, attempts, counts)
 
 
 def _write_groups(
-    batch: list[tuple[int, list[str], list[_Campaign]]], counts: Counts
+    batch: list[_Group], counts: Counts
 ) -> tuple[list[Group], list[User], dict[int, list[int]]]:
     """The owners, their groups and players; each group's player ids in seat order."""
     users = User.objects.bulk_create(
-        User(username=f"{DEMO_USER_PREFIX}{number}", password="!") for number, _, _ in batch
+        User(username=f"{DEMO_USER_PREFIX}{g.number}", password="!") for g in batch
     )
-    created = [
-        c[0].sessions[0].items[0].created
-        if c[0].sessions and c[0].sessions[0].items
-        else timezone.now()
-        for _, _, c in batch
-    ]
     groups = Group.objects.bulk_create(
-        Group(name=f"Demo table {number}", created=when)
-        for (number, _, _), when in zip(batch, created, strict=True)
+        Group(
+            name=f"Demo table {g.number}", created=_first_created(g.campaigns[0]) or timezone.now()
+        )
+        for g in batch
     )
     Membership.objects.bulk_create(
         Membership(group=g, user=u, role=Membership.Role.OWNER)
@@ -297,124 +339,116 @@ def _write_groups(
     )
     players = Player.objects.bulk_create(
         Player(group=g, name=name)
-        for g, (_, names, _) in zip(groups, batch, strict=True)
-        for name in names
+        for g, played in zip(groups, batch, strict=True)
+        for name in played.names
     )
     player_ids: dict[int, list[int]] = {}
     for player in players:
         player_ids.setdefault(player.group_id, []).append(player.pk)
     counts.groups += len(groups)
-
     return groups, users, player_ids
 
 
-def _write_campaigns(plans: list[tuple[Group, User, _Campaign]], counts: Counts) -> list[Campaign]:
-    campaigns = Campaign.objects.bulk_create(
-        Campaign(
-            group=g,
-            bonus_tokens=c.tokens,
-            stack_top=[x for x in c.stack_top if c.progress[x][0] == ClockProgress.Status.UPCOMING],
-            created=c.sessions[0].items[0].created
-            if c.sessions and c.sessions[0].items
-            else g.created,
-            completed=c.completed,
-        )
-        for g, _u, c in plans
-    )
-    counts.campaigns += len(campaigns)
+def _write_campaigns(placed: list[_Placed], counts: Counts) -> None:
+    """The played campaigns and their progress rows, as the moves left them."""
+    for p in placed:
+        p.played.campaign.group = p.group
+        p.played.campaign.created = _first_created(p.played) or p.group.created
+    Campaign.objects.bulk_create([p.played.campaign for p in placed])
+    counts.campaigns += len(placed)
     ClockProgress.objects.bulk_create(
-        (
-            ClockProgress(
-                campaign=row,
-                clock_id=clock,
-                position=position,
-                status=state[0],
-                attempts=state[1],
-                failures=state[2],
-            )
-            for row, (_g, _u, c) in zip(campaigns, plans, strict=True)
-            for position, (clock, state) in enumerate(c.progress.items())
-        ),
-        batch_size=5000,
+        (row for p in placed for row in p.played.state.rows), batch_size=5000
     )
-    return campaigns
 
 
 def _write_sessions(
-    session_plans: list[tuple[Campaign, Group, User, Any]],
-    player_ids: dict[int, list[int]],
-    counts: Counts,
-) -> list[Session]:
+    placed: list[_Placed], player_ids: dict[int, list[int]], counts: Counts
+) -> list[_SessionRow]:
+    plans = [(p, s) for p in placed for s in p.played.sessions]
     sessions = Session.objects.bulk_create(
-        Session(campaign=row, date=s.evening, created=s.items[0].created if s.items else g.created)
-        for row, g, _u, s in session_plans
+        Session(
+            campaign=p.played.campaign,
+            date=s.evening,
+            created=s.items[0].created if s.items else p.group.created,
+        )
+        for p, s in plans
     )
     counts.sessions += len(sessions)
     Seat = Session.players.through
     Seat.objects.bulk_create(
         (
-            Seat(session_id=session.pk, player_id=player_ids[g.pk][i])
-            for session, (_row, g, _u, s) in zip(sessions, session_plans, strict=True)
+            Seat(session_id=session.pk, player_id=player_ids[p.group.pk][i])
+            for session, (p, s) in zip(sessions, plans, strict=True)
             for i in s.seated
         ),
         batch_size=5000,
     )
-    return sessions
+    return [_SessionRow(row, p, s) for row, (p, s) in zip(sessions, plans, strict=True)]
 
 
 def _write_history(
-    item_plans: list[tuple[Session, Campaign, Group, User, Any]],
-    player_ids: dict[int, list[int]],
-    counts: Counts,
-) -> tuple[list[Attempt], list[tuple[Event, tuple[Session, Campaign, Group, User, Any]]]]:
-    """The events (attempts, skips, retrievals) and the attempts among them."""
+    item_rows: list[_ItemRow], player_ids: dict[int, list[int]], counts: Counts
+) -> list[tuple[Attempt, _ItemRow]]:
+    """The events (attempts, skips, retrievals); the attempts among them, each with its
+    item."""
     events = Event.objects.bulk_create(
         (
             Event(
-                campaign=row,
-                kind=item.kind,
-                clock_id=item.clock,
-                before=item.before,
-                user=u,
-                created=item.created,
+                campaign=r.placed.played.campaign,
+                kind=r.item.kind,
+                clock_id=r.item.clock,
+                before=r.item.before,
+                user=r.placed.owner,
+                created=r.item.created,
             )
-            for _session, row, _g, u, item in item_plans
+            for r in item_rows
         ),
         batch_size=5000,
     )
-    attempt_plans = [
-        (event, plan) for event, plan in zip(events, item_plans, strict=True) if plan[4].outcome
-    ]
+    played = [(event, r) for event, r in zip(events, item_rows, strict=True) if r.item.outcome]
     attempts = Attempt.objects.bulk_create(
         (
             Attempt(
-                campaign=row,
-                session=session,
+                campaign=r.placed.played.campaign,
+                session=r.session,
                 event=event,
-                clock_id=item.clock,
-                players=item.players,
-                bonus_tokens=item.tokens,
-                face_up=item.players + item.tokens,
-                outcome=item.outcome,
-                opener_id=None if item.opener is None else player_ids[g.pk][item.opener],
-                duration=None if item.minutes is None else timedelta(minutes=item.minutes),
-                created=item.created,
+                clock_id=r.item.clock,
+                players=r.item.players,
+                bonus_tokens=r.item.tokens,
+                face_up=r.item.players + r.item.tokens,
+                outcome=r.item.outcome,
+                opener_id=None
+                if r.item.opener is None
+                else player_ids[r.placed.group.pk][r.item.opener],
+                duration=None if r.item.minutes is None else timedelta(minutes=r.item.minutes),
+                created=r.item.created,
             )
-            for event, (session, row, g, _u, item) in attempt_plans
+            for event, r in played
         ),
         batch_size=5000,
     )
     counts.attempts += len(attempts)
-    counts.skips += sum(1 for plan in item_plans if plan[4].kind == Event.Kind.SKIPPED)
-    counts.retrievals += sum(1 for plan in item_plans if plan[4].kind == Event.Kind.RETRIEVED)
-    return attempts, attempt_plans
+    counts.skips += sum(1 for r in item_rows if r.item.kind == Event.Kind.SKIPPED)
+    counts.retrievals += sum(1 for r in item_rows if r.item.kind == Event.Kind.RETRIEVED)
+    return [(a, r) for a, (_event, r) in zip(attempts, played, strict=True)]
+
+
+def hint_result_of(hint: _Hint) -> HintResultJson:
+    """A demo hint's result, built by the one result type (no plan: the demo plays none)."""
+    rate = hint.rate
+    return hint_result.build(
+        plan={},
+        pass_rate=rate,
+        interval=(max(0.0, rate - 0.03), min(1.0, rate + 0.03)),
+        baseline_rate=rate * 0.6,
+        odds=None,
+        games=1000,
+        words="",
+    )
 
 
 def _write_hints(
-    rng: random.Random,
-    attempts: list[Attempt],
-    attempt_plans: list[tuple[Event, tuple[Session, Campaign, Group, User, Any]]],
-    counts: Counts,
+    rng: random.Random, attempts: list[tuple[Attempt, _ItemRow]], counts: Counts
 ) -> None:
     """Finished hints for the attempts that asked for one."""
     # The solver's hint rows, reached through the relation they declare to groups: campaigns
@@ -422,19 +456,19 @@ def _write_hints(
     HintRequest: Any = Group._meta.get_field("hint_requests").related_model
     definitions: dict[str, Any] = {}
     hints = []
-    for attempt, (_event, (_session, row, g, u, item)) in zip(attempts, attempt_plans, strict=True):
-        if item.hint is None:
+    for attempt, r in attempts:
+        item, hint = r.item, r.item.hint
+        if hint is None:
             continue
         if item.clock not in definitions:
             definitions[item.clock] = get_clock(item.clock).to_json()
-        finished = item.hint["finished"]
-        rate = item.hint["rate"]
+        finished = hint.finished
         hints.append(
             HintRequest(
-                user=u,
-                group=g,
-                campaign=row,
-                attempt=attempt if item.hint["linked"] else None,
+                user=r.placed.owner,
+                group=r.placed.group,
+                campaign=r.placed.played.campaign,
+                attempt=attempt if hint.linked else None,
                 clock_id=item.clock,
                 clock_definition=definitions[item.clock],
                 colours=_colours(rng, item.players),
@@ -444,15 +478,7 @@ def _write_hints(
                 status=HintRequest.Status.DONE,
                 progress=100,
                 stage="demo",
-                result={
-                    "plan": {},
-                    "pass_rate": rate,
-                    "interval": [round(max(0.0, rate - 0.03), 4), round(min(1.0, rate + 0.03), 4)],
-                    "baseline_rate": round(rate * 0.6, 4),
-                    "odds": None,
-                    "games": 1000,
-                    "words": "",
-                },
+                result=hint_result_of(hint),
                 queued_at=finished - timedelta(seconds=40),
                 sent_at=finished - timedelta(seconds=40),
                 started_at=finished - timedelta(seconds=35),

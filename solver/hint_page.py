@@ -18,6 +18,8 @@ from campaigns.statistics.table_rate import one_in
 from config.http import AuthenticatedHttpRequest
 from config.i18n import current_lang
 from ops.heartbeat import solver_starting
+from rules.hint_result import AlternativeJson
+from rules.hint_result import read as read_result
 from rules.svg import clock_svg
 from solver.core.table import exact
 from solver.core.table.plans import Plan
@@ -84,8 +86,8 @@ def hint_context(
     if outcome is not None:
         context["what_if_numbers"] = _what_if_numbers(hint, outcome, shown, bound)
     if hint.status == HintRequest.Status.DONE and hint.result:
-        result = hint.result
-        slip_rate = float(result.get("slip_rate") or 0.0)
+        result = read_result(hint.result)
+        slip_rate = result["slip_rate"]
         context["numbers"] = _numbers(hint, shown, bound, slip_rate)
         context["ignored_rules"] = ignored
         context["shown_index"] = index
@@ -110,7 +112,7 @@ Bound = Callable[[str], str]
 
 
 def _what_if_numbers(
-    hint: HintRequest, outcome: Any, shown: dict[str, Any], bound: Bound
+    hint: HintRequest, outcome: Any, shown: AlternativeJson, bound: Bound
 ) -> dict[str, Any]:
     return {
         "mine": bound(percent(outcome.mine.pass_rate)),
@@ -124,23 +126,23 @@ def _what_if_numbers(
         "headline": ""
         if percent(outcome.suggested.pass_rate) == percent(shown.get("pass_rate"))
         else percent(shown.get("pass_rate")),
-        "headline_games": (hint.result or {}).get("games"),
+        "headline_games": read_result(hint.result)["games"],
     }
 
 
 def _numbers(
-    hint: HintRequest, shown: dict[str, Any], bound: Bound, slip_rate: float
+    hint: HintRequest, shown: AlternativeJson, bound: Bound, slip_rate: float
 ) -> dict[str, Any]:
-    result = hint.result or {}
-    interval = shown.get("interval") or [0, 0]
-    with_slips = shown.get("pass_rate_with_slips")
+    result = read_result(hint.result)
+    interval = shown["interval"]
+    with_slips = shown["pass_rate_with_slips"]
     return {
         "pass_rate": percent(shown.get("pass_rate")),
         "low": percent(interval[0], 1),
         "high": percent(interval[1], 1),
-        "baseline": bound(percent(result.get("baseline_rate"))),
+        "baseline": bound(percent(result["baseline_rate"])),
         "clean": bound(percent(shown.get("pass_rate"))),
-        "odds": percent(result.get("odds")),
+        "odds": percent(result["odds"]),
         "with_slips": bound(percent(with_slips)) if with_slips is not None and slip_rate else "",
         "every": moves_per_slip(slip_rate),
         # The table's own rate (hint_inputs.table_slip_rate): say so, as 1 card in N.
@@ -150,7 +152,7 @@ def _numbers(
     }
 
 
-def _plans(result: dict[str, Any], bound: Bound, slip_rate: float) -> list[dict[str, Any]]:
+def _plans(result: Mapping[str, Any], bound: Bound, slip_rate: float) -> list[dict[str, Any]]:
     """The plans offered, as the tabs show them."""
     plans = offered(result)
     said = claims(plans, slips=bool(slip_rate))

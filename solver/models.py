@@ -20,6 +20,7 @@ from campaigns.models import CommunityDefinition
 from rules.clock import Clock
 from rules.errors import RulesError
 from rules.game import BONUS_TOKENS, PLAYER_COUNTS
+from rules.hint_result import read as read_result
 from rules.i18n import LANGUAGES
 from rules.seats import Seats, parse_colours
 from solver.core.table.plans import Plan
@@ -328,10 +329,11 @@ class HintRequest(models.Model):
         API answers."""
         if not self.result:
             return self.result
+        stored = read_result(self.result)  # an older row's result, upgraded
         speech = self.speech(lang)
         ignored = self.ignored_rules(lang)
         data = {
-            **self.result,
+            **stored,
             "slip_rate_source": self.slip_rate_source,
             "ignored_rules": ignored,
             "odds_upper_bound": bool(ignored),
@@ -345,16 +347,15 @@ class HintRequest(models.Model):
                 "words": self.definition_words(),
             },
         }
-        if "alternatives" in self.result:
-            # Each plan offered, worded the same way (its own plan, these names).
-            data["alternatives"] = [
-                {
-                    **other,
-                    "words": self.words(lang, other.get("plan")),
-                    "words_all": {code: self.words(code, other.get("plan")) for code in LANGUAGES},
-                }
-                for other in self.result["alternatives"]
-            ]
+        # Each plan offered, worded the same way (its own plan, these names).
+        data["alternatives"] = [
+            {
+                **other,
+                "words": self.words(lang, other["plan"]),
+                "words_all": {code: self.words(code, other["plan"]) for code in LANGUAGES},
+            }
+            for other in stored["alternatives"]
+        ]
         return data
 
     def ignored_rules(self, lang: str) -> list[str]:

@@ -23,6 +23,7 @@ from typing import Any
 from django.db.models import F
 
 from rules.clock import Clock
+from rules.hint_result import HintResultJson
 from rules.i18n import LANGUAGES
 from rules.seats import Seats, parse_colours
 from solver.core import version
@@ -99,7 +100,7 @@ def key_of(hint: HintRequest) -> BookKey:
     )
 
 
-def record(hint: HintRequest, result: dict[str, Any], seconds: float) -> None:
+def record(hint: HintRequest, result: HintResultJson, seconds: float) -> None:
     """A complete hint's result goes into the book, unless its class has an entry already."""
     if result.get("partial"):
         return
@@ -148,7 +149,7 @@ def answer(
     face_up: int,
     names: tuple[str, ...] | list[str],
     lang: str,
-) -> dict[str, Any] | None:
+) -> HintResultJson | None:
     """The entry's result for the asking table: its plans' seats renumbered onto this
     table's and their words written for it (its colours, its names), in ``lang``. None when
     the patterns turn out not to be the same game (never, for a matching key)."""

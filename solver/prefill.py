@@ -41,6 +41,7 @@ from campaigns.statistics.table_rate import STEPS
 from rules.catalogue import load_catalogue
 from rules.clock import Clock
 from rules.game import PLAYER_COUNTS
+from rules.hint_result import HintResultJson
 from rules.seats import most_face_up, parse_colours
 from solver import clock_priors, plan_book
 from solver.core import version
@@ -225,7 +226,7 @@ def _search(
     prior: dict[str, Any] | None,
     busy: Callable[[], bool] | None,
     threads: int | None,
-) -> tuple[dict[str, Any], float]:
+) -> tuple[HintResultJson, float]:
     """One class's result as the book stores it, and the seconds it took."""
     solved = plan_book.solved_clock(game.clock, game.base_rules)
     started = time.monotonic()

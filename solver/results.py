@@ -1,18 +1,22 @@
 """What a hint's row keeps as its result, and how a reused result speaks its new asker's
-language. The pages and the API read this object back; its keys are a public contract."""
+language. The pages and the API read this object back; its keys are a public contract,
+typed once in ``rules.hint_result`` (``HintResultJson``, read back through ``read``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from rules import hint_result
 from rules.clock import Clock
+from rules.hint_result import AlternativeJson, HintResultJson
 from solver.core.search.search import HintResult
 
 
-def result_json(result: HintResult, lang: str) -> dict[str, Any]:
+def result_json(result: HintResult, lang: str) -> HintResultJson:
     """The ``hint --json`` object in the asker's language, the words in every language
     (``words_all``), and whether the plan is a best-so-far (``partial``)."""
     data = result.to_json(lang)
@@ -21,7 +25,7 @@ def result_json(result: HintResult, lang: str) -> dict[str, Any]:
     return data
 
 
-def with_ignored_rules(data: dict[str, Any], clock: Clock, lang: str) -> dict[str, Any]:
+def with_ignored_rules(data: HintResultJson, clock: Clock, lang: str) -> HintResultJson:
     """``data`` (a result planned with ``clock.known_rules()``) with ``ignored_rules``, the
     words of the rules the plan does not know, and ``odds_upper_bound``: with such a rule
     the true odds can only be lower than those measured without it."""
@@ -29,42 +33,43 @@ def with_ignored_rules(data: dict[str, Any], clock: Clock, lang: str) -> dict[st
     return {**data, "ignored_rules": ignored, "odds_upper_bound": bool(ignored)}
 
 
-def in_language(result: dict[str, Any], lang: str) -> dict[str, Any]:
+def in_language(stored: Mapping[str, Any] | None, lang: str) -> HintResultJson:
     """A stored result with its ``words`` in ``lang`` (a result reused for another asker),
     its alternatives' too."""
+    result = hint_result.read(stored)
     words = result.get("words_all", {})
-    alternatives = [
-        {**other, "words": other.get("words_all", {}).get(lang, other.get("words", ""))}
-        for other in result.get("alternatives", [])
+    alternatives: list[AlternativeJson] = [
+        {**other, "words": other["words_all"].get(lang, other["words"])}
+        for other in result["alternatives"]
     ]
     return {
         **result,
-        "words": words.get(lang, result.get("words", "")),
+        "words": words.get(lang, result["words"]),
         "alternatives": alternatives,
     }
 
 
-def offered(result: dict[str, Any]) -> list[dict[str, Any]]:
+def offered(stored: Mapping[str, Any] | None) -> list[AlternativeJson]:
     """The plans a finished hint offers, recommended first: its ``alternatives``, or the one
     plan of a best-so-far result (or of a result stored before there were alternatives)."""
-    alternatives = result.get("alternatives") or []
-    if alternatives:
-        return list(alternatives)
+    result = hint_result.read(stored)
+    if result["alternatives"]:
+        return list(result["alternatives"])
     return [
         {
             "kinds": ["recommended"],
-            "plan": result.get("plan", {}),
-            "pass_rate": result.get("pass_rate"),
-            "interval": result.get("interval") or [0, 0],
-            "pass_rate_with_slips": result.get("pass_rate_with_slips"),
-            "interval_with_slips": result.get("interval_with_slips"),
-            "words": result.get("words", ""),
+            "plan": result["plan"],
+            "pass_rate": result["pass_rate"],
+            "interval": result["interval"],
+            "pass_rate_with_slips": result["pass_rate_with_slips"],
+            "interval_with_slips": result["interval_with_slips"],
+            "words": result["words"],
             "words_all": result.get("words_all", {}),
         }
     ]
 
 
-def pick(result: dict[str, Any], index: object) -> tuple[int, dict[str, Any]]:
+def pick(result: Mapping[str, Any] | None, index: object) -> tuple[int, AlternativeJson]:
     """The offered plan at ``index`` (a query or form value); the recommended one (0) for
     anything that is not an index of an offered plan."""
     plans = offered(result)
@@ -101,7 +106,7 @@ def _shown(rate: object) -> float:
     return round(float(rate) * 100) if isinstance(rate, int | float) else -1.0
 
 
-def claims(plans: list[dict[str, Any]], slips: bool) -> list[str]:
+def claims(plans: Sequence[Mapping[str, Any]], slips: bool) -> list[str]:
     """What each offered plan's tab may say of it, joined in the reader's language: a role's
     claim only where the plan's own figures on the page show it ("best when someone slips
     now and then" once stood on a plan showing 81% with slips next to another's 82%).

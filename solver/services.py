@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from campaigns.models import Attempt, Campaign, Group, Membership
 from rules.canonical import fingerprint
 from rules.clock import Clock
+from rules.hint_result import HintResultJson
 from solver import clock_priors, plan_book
 from solver.errors import HintLimitReached
 from solver.hint_inputs import HintInput
@@ -166,7 +167,7 @@ def _known_result(
     samples: int | None,
     lang: str,
     prior: dict[str, Any] | None = None,
-) -> tuple[dict[str, Any], HintRequest | None] | None:
+) -> tuple[HintResultJson, HintRequest | None] | None:
     """A result this input needs not wait for, worded for this table, and the hint it came
     from: the plan book's entry for the input's class of patterns, else a complete result
     for the same input finished within REUSE_WITHIN. None when there is none."""
@@ -196,7 +197,7 @@ def _from_plan_book(
     samples: int | None,
     lang: str,
     prior: dict[str, Any] | None = None,
-) -> tuple[PlanBookEntry, dict[str, Any]] | None:
+) -> tuple[PlanBookEntry, HintResultJson] | None:
     """The plan book's entry for this input's class of patterns, and its result for this
     table; None when the book has none."""
     key = plan_book.book_key(

@@ -31,6 +31,7 @@ from config.ids import parse_id
 from rules.clock import Clock
 from rules.errors import RulesError
 from rules.game import PLAYER_COUNTS
+from rules.hint_result import read as read_result
 from solver import services
 from solver.access import get_hint_for_user
 from solver.errors import HintError, HintLimitReached
@@ -221,7 +222,7 @@ def hint_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     page = Paginator(rows, 25).get_page(request.GET.get("page"))
     for hint in page:
         # a percentage, as on every other page ("61%", not "0.61")
-        hint.rate_shown = percent((hint.result or {}).get("pass_rate"))  # type: ignore[attr-defined]
+        hint.rate_shown = percent(read_result(hint.result)["pass_rate"]) if hint.result else ""  # type: ignore[attr-defined]
     return render(request, "solver/hint_list.html", {"page": page})
 
 
@@ -271,7 +272,7 @@ def table_plan(request: AuthenticatedHttpRequest, group_id: int, clock_id: str) 
         "hint": hint,
         "colours": hint.colours if hint else "",
         "speech": hint.speech(lang) if hint else None,
-        "rate": percent(hint.result.get("pass_rate")) if hint and hint.result else "",
+        "rate": percent(read_result(hint.result)["pass_rate"]) if hint and hint.result else "",
     }
     if request.htmx:
         return render(request, "solver/table_plan.html#plan", context)

@@ -31,12 +31,13 @@ from campaigns.definitions.services import known_clock
 from campaigns.errors import CampaignError, signed_in
 from campaigns.groups.services import check_notes, current_session
 from campaigns.models import Attempt, Campaign, ClockProgress, Event, Player, Session
+from campaigns.play import moves
 from campaigns.play.state import CampaignState, Status, campaign_state, lock_campaign
 from config.errors import refusal_text
 from config.i18n import current_lang
 from rules.clock import Clock
 from rules.errors import RulesError
-from rules.game import BONUS_TOKENS, PLAYER_COUNTS
+from rules.game import PLAYER_COUNTS
 from rules.inputs import check_layout
 from rules.validate import Verdict
 
@@ -118,16 +119,7 @@ def _replayed(campaign: Campaign, request_key: str) -> Event | None:
     return event
 
 
-def _snapshot(campaign: Campaign, rows: Iterable[ClockProgress]) -> dict[str, Any]:
-    return {
-        "bonus_tokens": campaign.bonus_tokens,
-        "stack_top": list(campaign.stack_top),
-        "completed": campaign.completed.isoformat() if campaign.completed else None,
-        "progress": {
-            r.clock_id: {"status": r.status, "attempts": r.attempts, "failures": r.failures}
-            for r in rows
-        },
-    }
+_snapshot = moves.snapshot
 
 
 def _restore(campaign: Campaign, snapshot: dict[str, Any]) -> None:
@@ -249,19 +241,10 @@ def record_attempt(
         _check_fresh(campaign, expected_event, [clock])
         state = campaign_state(campaign)
         _check_playable(state, clock)
-        row = state.by_id[clock]
-        before = _snapshot(campaign, [row])
+        before = _snapshot(campaign, [state.by_id[clock]])
         tokens = campaign.bonus_tokens
-        row.attempts += 1
-        if outcome == Attempt.Outcome.PASSED:
-            row.status = Status.PASSED
-            campaign.bonus_tokens = 0
-            campaign.stack_top = [c for c in campaign.stack_top if c != clock]
-            if state.completed:
-                campaign.completed = timezone.now()
-        else:
-            row.failures += 1
-            campaign.bonus_tokens = min(BONUS_TOKENS, tokens + 1)
+        passed = outcome == Attempt.Outcome.PASSED
+        row = moves.attempt(state, clock, passed, timezone.now())
         row.save(update_fields=["status", "attempts", "failures"])
         campaign.save(update_fields=["bonus_tokens", "stack_top", "completed"])
         event = _event(campaign, str(outcome), clock, before, user, request_key)
@@ -336,10 +319,7 @@ def skip(
                 "clock",
             )
         before = _snapshot(campaign, [row])
-        row.status = Status.SLEEVE
-        row.save(update_fields=["status"])
-        campaign.bonus_tokens = 0
-        campaign.stack_top = [c for c in campaign.stack_top if c != clock]
+        moves.skip(state, clock).save(update_fields=["status"])
         campaign.save(update_fields=["bonus_tokens", "stack_top"])
         return _event(campaign, Event.Kind.SKIPPED, clock, before, user, request_key)
 
@@ -376,12 +356,9 @@ def retrieve(
                 _("Finish or skip the clock being played before taking clocks from the Sleeve."),
                 "clocks",
             )
-        rows = [state.by_id[c] for c in clocks]
-        before = _snapshot(campaign, rows)
-        for row in rows:
-            row.status = Status.UPCOMING
+        before = _snapshot(campaign, [state.by_id[c] for c in clocks])
+        for row in moves.retrieve(state, clocks):
             row.save(update_fields=["status"])
-        campaign.stack_top = clocks + [c for c in campaign.stack_top if c not in clocks]
         campaign.save(update_fields=["stack_top"])
         return _event(campaign, Event.Kind.RETRIEVED, ",".join(clocks), before, user, request_key)
 

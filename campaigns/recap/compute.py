@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 
 from campaigns.models import Attempt, Event, Session
 from rules.game import chapter_of
+from rules.hint_result import read as read_result
 
 
 @dataclass
@@ -91,7 +92,7 @@ def _hints(session: Session, attempts: list[Attempt]) -> list[HintOutcome]:
             ),
             None,
         )
-        rate = (hint.result or {}).get("pass_rate")
+        rate = read_result(hint.result)["pass_rate"] if hint.result else None
         outcomes.append(
             HintOutcome(
                 clock=hint.clock_id,

@@ -23,6 +23,7 @@ from campaigns.statistics.figures import (
 )
 from campaigns.statistics.table_rate import DEFAULT_RATE as SLIP_RATE_DEFAULT
 from campaigns.statistics.table_rate import TableRate, estimate
+from rules import hint_result
 
 # Campaign ids: a list, or a query of them (one query less, as a subquery).
 CampaignIds = list[int] | QuerySet[Campaign, Any]
@@ -58,7 +59,7 @@ def matched_hints(
     if players is not None:
         hints = hints.filter(players=players)
     return hints.annotate(
-        rate=Cast(KT("result__pass_rate"), FloatField()),
+        rate=Cast(KT(hint_result.lookup("pass_rate")), FloatField()),
         outcome=Coalesce(F("attempt__outcome"), Subquery(next_attempt)),
     ).values_list("rate", "outcome", "pass_curve")
 

@@ -3,6 +3,7 @@ rules, written in bulk; it refuses a database holding real groups unless --force
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Callable
 from io import StringIO
@@ -11,11 +12,16 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.test import Client
+from django.utils import timezone
 
-from campaigns.groups.services import create_group
-from campaigns.models import Attempt, ClockProgress, Event, Group, Session
-from campaigns.play.services import undo
+from campaigns import demo
+from campaigns.groups.services import create_group, new_campaign
+from campaigns.models import Attempt, Campaign, ClockProgress, Event, Group, Session
+from campaigns.play import moves
+from campaigns.play.services import record_attempt, retrieve, skip, undo
+from campaigns.play.state import campaign_state
 from campaigns.statistics.compute import group_statistics
+from rules import hint_result
 from solver.models import HintRequest
 
 
@@ -165,3 +171,85 @@ def test_bad_arguments_are_refused(db: None, args: list[str]) -> None:
     with pytest.raises(CommandError):
         seed(*args)
     assert not Group.objects.exists()
+
+
+def events_of(seed_value: int, groups: int = 2, attempts: int = 300) -> list[list[tuple]]:
+    """Each played campaign's events, in memory (nothing written)."""
+    return [
+        [
+            (i.kind, i.clock, i.before, i.created, i.outcome, i.players, i.tokens, i.hint)
+            for s in played.sessions
+            for i in s.items
+        ]
+        for batch in demo.play(groups, attempts, random.Random(seed_value))
+        for group in batch
+        for played in group.campaigns
+    ]
+
+
+def test_two_runs_with_the_same_seed_play_the_same_events() -> None:
+    first = events_of(11)
+    assert first == events_of(11)
+    assert first != events_of(12)
+    assert sum(len(events) for events in first) > 300  # skips and retrievals besides
+
+
+def _replay(group: Group, user: User, played: demo._Campaign) -> Campaign:
+    """``played``'s events recorded one by one through the services, which check every
+    move (the next clock, the Sleeve, no token flipped before a retrieval)."""
+    campaign = group.current_campaign()
+    for item in (i for s in played.sessions for i in s.items):
+        if item.kind == Event.Kind.SKIPPED:
+            event = skip(campaign, user, item.clock)
+        elif item.kind == Event.Kind.RETRIEVED:
+            event = retrieve(campaign, user, [item.clock])
+        else:
+            attempt = record_attempt(campaign, user, item.clock, item.outcome, item.players)
+            assert attempt.bonus_tokens == item.tokens
+            event = attempt.event
+        assert event.before == item.before, (item.kind, item.clock)
+    campaign.refresh_from_db()
+    return campaign
+
+
+@pytest.mark.parametrize("seed_value", [0, 1, 2, 3, 5, 8, 13, 21])
+def test_replayed_through_the_services_the_demo_gives_its_own_state(
+    alice: User, seed_value: int
+) -> None:
+    """The demo plays the production state machine: its events, recorded through the
+    services, are legal and leave exactly the stack, Bonus tokens and Sleeve it stored.
+    A rule written again in demo.py (and got wrong) breaks this."""
+    budget = 260 if seed_value == 0 else 70  # seed 0 finishes a campaign and starts another
+    (played_group,) = next(demo.play(1, budget, random.Random(seed_value)))
+    group = create_group(alice, f"Replay {seed_value}", played_group.names)
+    for number, played in enumerate(played_group.campaigns):
+        if number:
+            new_campaign(group)
+        campaign = _replay(group, alice, played)
+        state, replayed = played.state, campaign_state(campaign)
+        assert replayed.stack() == state.stack()
+        assert replayed.sleeve == state.sleeve
+        assert replayed.bonus_tokens == state.bonus_tokens
+        assert (campaign.completed is None) == (played.campaign.completed is None)
+        assert [(r.status, r.attempts, r.failures) for r in replayed.rows] == [
+            (r.status, r.attempts, r.failures) for r in state.rows
+        ]
+    if seed_value == 0:
+        assert len(played_group.campaigns) > 1
+
+
+def test_the_demo_follows_the_state_machines_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule changed in the one state machine changes the demo: with at most one Bonus
+    token there, no demo attempt is made with two."""
+    played = [t for events in events_of(3) for (*_, t, _hint) in events]
+    assert max(played) == 3
+    monkeypatch.setattr(moves, "BONUS_TOKENS", 1)
+    capped = [t for events in events_of(3) for (*_, t, _hint) in events]
+    assert max(capped) == 1
+
+
+def test_a_demo_hint_result_is_the_typed_result() -> None:
+    hint = demo._Hint(rate=0.5, finished=timezone.now(), linked=True)
+    result = demo.hint_result_of(hint)
+    assert hint_result.read(result) == result
+    assert result["version"] == hint_result.VERSION

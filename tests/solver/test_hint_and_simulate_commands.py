@@ -64,9 +64,9 @@ def _run(*args: str) -> str:
 def test_hint_json_has_the_public_keys() -> None:
     data = json.loads(_run("hint", "1-1", "--colours", COLOURS, "--json"))
     assert set(data) == {
-        "plan", "pass_rate", "interval", "baseline_rate", "odds", "games", "words", "lines",
-        "details", "slip_rate", "pass_rate_with_slips", "interval_with_slips", "alternatives",
-        "ignored_rules", "odds_upper_bound",
+        "version", "plan", "pass_rate", "interval", "baseline_rate", "odds", "games", "words",
+        "lines", "details", "slip_rate", "pass_rate_with_slips", "interval_with_slips",
+        "alternatives", "ignored_rules", "odds_upper_bound",
     }  # fmt: skip
     assert (data["ignored_rules"], data["odds_upper_bound"]) == ([], False)
     assert len(data["lines"]) == 3 and data["words"] == " ".join(data["lines"])

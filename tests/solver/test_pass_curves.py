@@ -3,7 +3,7 @@ fills the hints answered without a job."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -19,7 +19,7 @@ from solver.models import HintRequest
 from tests.solver.conftest import a_result
 
 
-def _done_hint(user: User, group: Group | None, result: dict[str, Any]) -> HintRequest:
+def _done_hint(user: User, group: Group | None, result: Mapping[str, Any]) -> HintRequest:
     """A finished hint as the plan book answers one: done, no job ran, no curve yet."""
     now = timezone.now()
     return HintRequest.objects.create(

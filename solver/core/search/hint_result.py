@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
+from rules import hint_result as result_type
 from rules.clock import Clock
+from rules.hint_result import AlternativeJson, HintResultJson, PlanJson, rounded
 from rules.seats import Seats
 from solver.core.table.plans import Plan
 from solver.core.words import plan_speech
@@ -58,14 +60,14 @@ class Alternative:
     sentences: int  # to agree on: the lines said aloud and the fine print (English)
     word_count: int
 
-    def to_json(self, lang: str = "en") -> dict[str, Any]:
+    def to_json(self, lang: str = "en") -> AlternativeJson:
         return {
             "kinds": list(self.kinds),
-            "plan": self.plan.to_json(),
+            "plan": cast(PlanJson, self.plan.to_json()),
             "pass_rate": round(self.pass_rate, 4),
-            "interval": _rounded(self.interval),
+            "interval": rounded(self.interval),
             "pass_rate_with_slips": round(self.pass_rate_with_slips, 4),
-            "interval_with_slips": _rounded(self.interval_with_slips),
+            "interval_with_slips": rounded(self.interval_with_slips),
             "sentences": self.sentences,
             "word_count": self.word_count,
             "words": self.words[lang],
@@ -86,10 +88,6 @@ def plan_size(plan: Plan, clock: Clock, seats: Seats, face_up: int) -> tuple[int
     return sentence_count(text), len(text.split())
 
 
-def _rounded(interval: tuple[float, float]) -> list[float]:
-    return [round(interval[0], 4), round(interval[1], 4)]
-
-
 @dataclass(frozen=True)
 class HintResult:
     plan: Plan
@@ -105,21 +103,18 @@ class HintResult:
     interval_with_slips: tuple[float, float] | None = None
     alternatives: tuple[Alternative, ...] = ()  # empty for a best-so-far result
 
-    def to_json(self, lang: str = "en") -> dict[str, Any]:
-        """The ``hint --json`` object (docs/api.md)."""
-        with_slips = (
-            self.pass_rate if self.pass_rate_with_slips is None else self.pass_rate_with_slips
+    def to_json(self, lang: str = "en") -> HintResultJson:
+        """The ``hint --json`` object (docs/api.md), built by the one result type."""
+        return result_type.build(
+            plan=cast(PlanJson, self.plan.to_json()),
+            pass_rate=self.pass_rate,
+            interval=self.interval,
+            baseline_rate=self.baseline_rate,
+            odds=self.odds,
+            games=self.games,
+            words=self.words[lang],
+            slip_rate=self.slip_rate,
+            pass_rate_with_slips=self.pass_rate_with_slips,
+            interval_with_slips=self.interval_with_slips,
+            alternatives=[a.to_json(lang) for a in self.alternatives],
         )
-        return {
-            "plan": self.plan.to_json(),
-            "pass_rate": round(self.pass_rate, 4),
-            "interval": _rounded(self.interval),
-            "baseline_rate": round(self.baseline_rate, 4),
-            "odds": None if self.odds is None else round(self.odds, 4),
-            "games": self.games,
-            "words": self.words[lang],
-            "slip_rate": self.slip_rate,
-            "pass_rate_with_slips": round(with_slips, 4),
-            "interval_with_slips": _rounded(self.interval_with_slips or self.interval),
-            "alternatives": [a.to_json(lang) for a in self.alternatives],
-        }

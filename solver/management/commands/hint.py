@@ -92,9 +92,9 @@ class Command(BaseCommand):
         except ValueError as error:
             raise CommandError(str(error), returncode=2) from None
 
-        data = with_ignored_rules(hint.to_json(options["lang"]), clock, options["lang"])
+        result = with_ignored_rules(hint.to_json(options["lang"]), clock, options["lang"])
         speech = plan_speech(hint.plan, clock, seats, face_up, options["lang"], names or None)
-        data.update(speech.to_json())
+        data: dict[str, Any] = {**result, **speech.to_json()}
         if options["json"]:
             self.stdout.write(json.dumps(data, ensure_ascii=False))
             return
