@@ -1,0 +1,21 @@
+"""A campaign refusal's words (campaigns.errors.error_text)."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from campaigns.errors import CampaignError, error_text
+from rules.catalogue import get_clock
+from rules.errors import RulesError
+
+
+def test_error_text_normalises_the_language() -> None:
+    with pytest.raises(Exception) as error:
+        get_clock("11-1")
+    assert isinstance(error.value, RulesError)
+    with translation.override("ja"):
+        assert error_text(error.value).startswith("不明な時計盤")
+    with translation.override("de"):
+        assert error_text(error.value) == error.value.message
+    assert error_text(CampaignError("Al gezegd.")) == "Al gezegd."
