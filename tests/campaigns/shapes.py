@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from campaigns.models import Attempt, Group
 
 Play = Callable[..., Attempt]  # the play fixture (tests/campaigns/conftest.py)
-PageUrl = Callable[..., str]  # the page fixture
+PageUrl = Callable[..., str]  # the group_url fixture
 Tap = Callable[..., Any]  # the tap fixture
 AsRole = Callable[[str], Client]  # the as_role fixture (tests/conftest.py)
 ApiAs = Callable[[str], APIClient]  # the api_as fixture

@@ -48,38 +48,42 @@ WRITE_PAGES: list[tuple[str, dict[str, Any]]] = [
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("tail", READ_PAGES)
 def test_pages_are_for_members_only(
-    page: PageUrl, group: Group, as_role: AsRole, role: str, tail: str
+    group_url: PageUrl, group: Group, as_role: AsRole, role: str, tail: str
 ) -> None:
-    assert as_role(role).get(page(group, tail)).status_code == READ_STATUS[role]
+    assert as_role(role).get(group_url(group, tail)).status_code == READ_STATUS[role]
 
 
 @pytest.mark.parametrize("role", ROLES)
 def test_session_pages_are_for_members_only(
-    page: PageUrl, group: Group, campaign: Campaign, as_role: AsRole, role: str
+    group_url: PageUrl, group: Group, campaign: Campaign, as_role: AsRole, role: str
 ) -> None:
     session = current_session(campaign)
     for tail in (f"sessions/{session.pk}/", f"sessions/{session.pk}/bgstats.json"):
-        assert as_role(role).get(page(group, tail)).status_code == READ_STATUS[role]
+        assert as_role(role).get(group_url(group, tail)).status_code == READ_STATUS[role]
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_the_editor_is_for_writers(page: PageUrl, group: Group, as_role: AsRole, role: str) -> None:
+def test_the_editor_is_for_writers(
+    group_url: PageUrl, group: Group, as_role: AsRole, role: str
+) -> None:
     expected = {"owner": 200, "member": 200, "viewer": 403, "outsider": 404}[role]
-    assert as_role(role).get(page(group, "clocks/5-1/edit/")).status_code == expected
+    assert as_role(role).get(group_url(group, "clocks/5-1/edit/")).status_code == expected
 
 
 @pytest.mark.parametrize("role", ROLES)
 def test_the_live_check_is_for_members(
-    page: PageUrl, group: Group, as_role: AsRole, role: str
+    group_url: PageUrl, group: Group, as_role: AsRole, role: str
 ) -> None:
-    response = as_role(role).post(page(group, "check/"), {"clock": "1-1", "layout": PASSING_1_1})
+    response = as_role(role).post(
+        group_url(group, "check/"), {"clock": "1-1", "layout": PASSING_1_1}
+    )
     assert response.status_code == READ_STATUS[role]
 
 
 @pytest.mark.parametrize("role", ["viewer", "outsider"])
 @pytest.mark.parametrize(("tail", "data"), WRITE_PAGES)
 def test_viewers_and_outsiders_cannot_write(
-    page: PageUrl,
+    group_url: PageUrl,
     group: Group,
     campaign: Campaign,
     as_role: AsRole,
@@ -87,7 +91,7 @@ def test_viewers_and_outsiders_cannot_write(
     tail: str,
     data: dict,
 ) -> None:
-    response = as_role(role).post(page(group, tail), data)
+    response = as_role(role).post(group_url(group, tail), data)
     assert response.status_code == {"viewer": 403, "outsider": 404}[role]
     assert campaign.events.count() == 0 and group.campaigns.count() == 1
     assert not Session.objects.exists() and not ClockTranscription.objects.exists()
@@ -134,7 +138,7 @@ def assert_written(tail: str, group: Group, campaign: Campaign, user: User) -> N
 @pytest.mark.parametrize("role", ["owner", "member"])
 @pytest.mark.parametrize(("tail", "data"), WRITE_PAGES)
 def test_owners_and_members_may_write(
-    page: PageUrl,
+    group_url: PageUrl,
     group: Group,
     campaign: Campaign,
     as_role: AsRole,
@@ -147,7 +151,7 @@ def test_owners_and_members_may_write(
     ready_for(tail, campaign, alice)
     if tail == "undo/":  # an Undo names the change it reverts, as the button does
         data = {"event": campaign.events.get().pk}
-    response = as_role(role).post(page(group, tail), data)
+    response = as_role(role).post(group_url(group, tail), data)
     assert response.status_code in (200, 302, 400)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert_written(tail, group, campaign, users[role])
@@ -155,14 +159,14 @@ def test_owners_and_members_may_write(
 
 @pytest.mark.parametrize("role", ROLES)
 def test_only_owners_post_to_the_members_page(
-    page: PageUrl, group: Group, as_role: AsRole, role: str
+    group_url: PageUrl, group: Group, as_role: AsRole, role: str
 ) -> None:
     User.objects.create_user("erin")
-    response = as_role(role).post(page(group, "members/"), {"username": "erin"})
+    response = as_role(role).post(group_url(group, "members/"), {"username": "erin"})
     assert response.status_code == (OWNER_ONLY[role] if role != "owner" else 302)
     erin = group.memberships.filter(user__username="erin").first()
     if role == "owner":
-        assert response["Location"] == page(group, "members/")
+        assert response["Location"] == group_url(group, "members/")
         assert erin is not None and erin.role == "member"
     else:
         assert erin is None
@@ -170,13 +174,13 @@ def test_only_owners_post_to_the_members_page(
 
 @pytest.mark.parametrize("role", ROLES)
 def test_only_owners_change_members(
-    page: PageUrl, group: Group, as_role: AsRole, role: str, dave: User
+    group_url: PageUrl, group: Group, as_role: AsRole, role: str, dave: User
 ) -> None:
     viewer = group.memberships.get(user=dave)
-    response = as_role(role).post(page(group, f"members/{viewer.pk}/"), {"remove": "1"})
+    response = as_role(role).post(group_url(group, f"members/{viewer.pk}/"), {"remove": "1"})
     assert response.status_code == (OWNER_ONLY[role] if role != "owner" else 302)
     if role == "owner":
-        assert response["Location"] == page(group, "members/")
+        assert response["Location"] == group_url(group, "members/")
     assert group.memberships.filter(user=dave).exists() == (role != "owner")
 
 
@@ -199,9 +203,9 @@ def test_only_owners_change_members(
     ],
 )
 def test_wrong_methods_answer_405(
-    page: PageUrl, group: Group, as_role: AsRole, method: str, tail: str
+    group_url: PageUrl, group: Group, as_role: AsRole, method: str, tail: str
 ) -> None:
-    assert getattr(as_role("owner"), method)(page(group, tail)).status_code == 405
+    assert getattr(as_role("owner"), method)(group_url(group, tail)).status_code == 405
 
 
 def test_wrong_method_on_import_and_dashboard(group: Group, as_role: AsRole) -> None:

@@ -25,11 +25,11 @@ def test_the_dashboard_hides_other_groups(group: Group, as_role: AsRole) -> None
 
 
 def test_the_dashboard_creates_a_group(
-    page: PageUrl, alice: User, login: Callable[[User], Client]
+    group_url: PageUrl, alice: User, login: Callable[[User], Client]
 ) -> None:
     response = login(alice).post("/", {"name": "Fridays", "players": "Ann\nBen\n"})
     group = Group.objects.get(name="Fridays")
-    assert response.status_code == 302 and response["Location"] == page(group)
+    assert response.status_code == 302 and response["Location"] == group_url(group)
     assert group.players.count() == 2
 
 
@@ -42,63 +42,63 @@ def test_a_too_long_group_name_is_a_form_error(
 
 
 def test_the_settings_page_starts_a_campaign_mid_game(
-    page: PageUrl, group: Group, as_role: AsRole
+    group_url: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     response = as_role("member").post(
-        page(group, "settings/"), {"kind": "normal", "start_chapter": 5}
+        group_url(group, "settings/"), {"kind": "normal", "start_chapter": 5}
     )
     assert response.status_code == 302
     assert campaign_state(group.current_campaign()).next_clock == "5-1"
 
 
 def test_the_settings_page_marks_clocks_already_passed(
-    page: PageUrl, group: Group, as_role: AsRole
+    group_url: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     data = {"kind": "normal", "start_chapter": 3, "passed": ["3-1", "3-2", "3-3"]}
-    assert as_role("owner").post(page(group, "settings/"), data).status_code == 302
+    assert as_role("owner").post(group_url(group, "settings/"), data).status_code == 302
     assert campaign_state(group.current_campaign()).next_clock == "3-4"
 
 
 def test_the_settings_page_refuses_an_early_rebirth(
-    page: PageUrl, group: Group, as_role: AsRole
+    group_url: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     response = as_role("owner").post(
-        page(group, "settings/"), {"kind": "rebirth", "start_chapter": 1}
+        group_url(group, "settings/"), {"kind": "rebirth", "start_chapter": 1}
     )
     assert response.status_code == 400 and response.context["form"].has_error("kind")
 
 
 def test_leaving_a_campaign_in_progress_needs_the_confirmation_box(
-    page: PageUrl, tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
+    group_url: PageUrl, tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     tap(client, group, "failed")
-    response = client.post(page(group, "settings/"), {"kind": "normal", "start_chapter": 4})
+    response = client.post(group_url(group, "settings/"), {"kind": "normal", "start_chapter": 4})
     assert response.status_code == 400 and response.context["form"].has_error("confirm")
     assert group.current_campaign() == campaign
 
 
 def test_a_confirmed_new_campaign_replaces_the_one_in_progress(
-    page: PageUrl, tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
+    group_url: PageUrl, tap: Tap, group: Group, campaign: Campaign, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     tap(client, group, "failed")
     data = {"kind": "normal", "start_chapter": 4, "confirm": "on"}
-    assert client.post(page(group, "settings/"), data).status_code == 302
+    assert client.post(group_url(group, "settings/"), data).status_code == 302
     assert campaign_state(group.current_campaign()).next_clock == "4-1"
 
 
 def test_a_campaign_not_yet_played_is_replaced_without_confirmation(
-    page: PageUrl, group: Group, as_role: AsRole
+    group_url: PageUrl, group: Group, as_role: AsRole
 ) -> None:
-    body = as_role("owner").get(page(group, "settings/")).content.decode()
+    body = as_role("owner").get(group_url(group, "settings/")).content.decode()
     assert 'name="confirm"' not in body
 
 
 def test_the_confirmation_box_is_shown_while_a_campaign_is_in_progress(
-    page: PageUrl, tap: Tap, group: Group, as_role: AsRole
+    group_url: PageUrl, tap: Tap, group: Group, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     tap(client, group, "failed")
-    body = client.get(page(group, "settings/")).content.decode()
+    body = client.get(group_url(group, "settings/")).content.decode()
     assert re.search(r'<label class="check" for="id_confirm"><input type="checkbox"', body)

@@ -11,20 +11,20 @@ from tests.campaigns.shapes import AsRole, PageUrl, Tap
 
 
 def test_the_history_round_trips_through_an_upload(
-    page: PageUrl, tap: Tap, group: Group, as_role: AsRole
+    group_url: PageUrl, tap: Tap, group: Group, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     tap(client, group, "failed", duration_min=5, notes="close")
     tap(client, group, "skip")
     tap(client, group, "passed", layout="")
-    exported = client.get(page(group, "export.json")).content
+    exported = client.get(group_url(group, "export.json")).content
     upload = SimpleUploadedFile("history.json", exported, content_type="application/json")
     response = client.post("/groups/import/", {"history": upload})
     copy = Group.objects.exclude(pk=group.pk).get()
     assert response.status_code == 302
     # the same name is taken by the original: the copy is told apart by "(2)"
     assert copy.name == f"{group.name} (2)"
-    again = json.loads(client.get(page(copy, "export.json")).content)
+    again = json.loads(client.get(group_url(copy, "export.json")).content)
     assert {**again, "name": group.name} == json.loads(exported)
 
 
@@ -39,10 +39,10 @@ def test_a_broken_history_upload_is_a_form_error(group: Group, as_role: AsRole) 
 
 
 def test_importing_the_same_history_again_names_the_copy(
-    page: PageUrl, group: Group, as_role: AsRole
+    group_url: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     client = as_role("owner")
-    exported = client.get(page(group, "export.json")).content
+    exported = client.get(group_url(group, "export.json")).content
     for _ in range(2):
         upload = SimpleUploadedFile("history.json", exported, content_type="application/json")
         assert client.post("/groups/import/", {"history": upload}).status_code == 302
@@ -51,10 +51,10 @@ def test_importing_the_same_history_again_names_the_copy(
 
 
 def test_the_csv_export_has_a_row_per_attempt(
-    page: PageUrl, tap: Tap, group: Group, as_role: AsRole
+    group_url: PageUrl, tap: Tap, group: Group, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     tap(client, group, "failed")
     tap(client, group, "passed")
-    lines = client.get(page(group, "export.csv")).content.decode().strip().splitlines()
+    lines = client.get(group_url(group, "export.csv")).content.decode().strip().splitlines()
     assert len(lines) == 3 and lines[1].split(",")[3:5] == ["1-1", "failed"]

@@ -6,16 +6,18 @@ from campaigns.models import Group
 from tests.campaigns.shapes import AsRole, PageUrl, Tap
 
 
-def test_statistics_draw_svg_charts(page: PageUrl, tap: Tap, group: Group, as_role: AsRole) -> None:
+def test_statistics_draw_svg_charts(
+    group_url: PageUrl, tap: Tap, group: Group, as_role: AsRole
+) -> None:
     client = as_role("owner")
     tap(client, group, "failed")
     tap(client, group, "passed")
-    content = client.get(page(group, "statistics/")).content.decode()
+    content = client.get(group_url(group, "statistics/")).content.decode()
     assert content.count('<svg class="chart ') == 3
 
 
 def test_statistics_of_a_campaign_without_attempts_say_so(
-    page: PageUrl, group: Group, as_role: AsRole
+    group_url: PageUrl, group: Group, as_role: AsRole
 ) -> None:
-    body = as_role("owner").get(page(group, "statistics/")).content.decode()
+    body = as_role("owner").get(group_url(group, "statistics/")).content.decode()
     assert "No attempt recorded here yet" in body and 'class="chart stats-progress"' not in body
