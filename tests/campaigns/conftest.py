@@ -85,3 +85,10 @@ def evening(alice: User) -> Callable[[Group, list[str]], Session]:
         return session
 
     return _evening
+
+
+@pytest.fixture
+def staff(db: None) -> Client:
+    client = Client()
+    client.force_login(User.objects.create_superuser("root", "root@example.org", "password"))
+    return client

@@ -44,32 +44,6 @@ def print_of(rules: list[dict[str, Any]], clock_id: str = "2-1") -> str:
     return fingerprint(Clock.from_json(definition(rules, clock_id)))
 
 
-@pytest.fixture
-def another_table(db: None) -> Callable[..., Group]:
-    """table(name, chapter=2, share=True): another group, at that chapter, owned by a user
-    of its own."""
-    made: list[Group] = []
-
-    def _table(name: str, chapter: int = 2, share: bool = True) -> Group:
-        owner = User.objects.create_user(f"owner-{len(made)}-{name}")
-        group = create_group(owner, name, first_campaign=False)
-        new_campaign(group, start_chapter=chapter)
-        if not share:
-            group.share_with_community = False
-            group.save(update_fields=["share_with_community"])
-        made.append(group)
-        return group
-
-    return _table
-
-
-@pytest.fixture
-def at_chapter_2(group: Group) -> Group:
-    """The cast's group (Alice owner, Bob member, Dave viewer) playing chapter 2."""
-    new_campaign(group, start_chapter=2)
-    return group
-
-
 def typed(group: Group, rules: list[dict[str, Any]], clock_id: str = "2-1") -> ClockTranscription:
     return transcribe(group, clock_id, definition(rules, clock_id), None)
 

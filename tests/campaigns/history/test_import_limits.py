@@ -56,13 +56,6 @@ def _event(**changes: Any) -> dict[str, Any]:
     return history
 
 
-@pytest.fixture
-def owner_api(alice: User) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(alice)
-    return client
-
-
 def _refused(client: APIClient, history: dict[str, Any]) -> str:
     groups = Group.objects.count()
     response = client.post("/api/groups/import/", history, format="json")

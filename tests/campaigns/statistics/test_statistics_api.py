@@ -29,13 +29,6 @@ def url(group: Group, tail: str = "statistics/") -> str:
     return f"/api/groups/{group.pk}/{tail}"
 
 
-@pytest.fixture
-def two_attempts_played(group: Group, campaign: Campaign, play: Callable[..., Any]) -> Group:
-    play(campaign, "failed")
-    play(campaign, "passed", players=2)
-    return group
-
-
 FIELDS = {
     "scope": {"campaigns", "players"},
     "totals": {

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import date
 from html.parser import HTMLParser
 from typing import Any
 
@@ -27,15 +26,6 @@ READ_STATUS = {"owner": 200, "member": 200, "viewer": 200, "outsider": 404}
 
 def page(group: Group) -> str:
     return f"/groups/{group.pk}/statistics/"
-
-
-@pytest.fixture
-def five_attempts_in_a_session(group: Group, campaign: Campaign, play: Callable[..., Any]) -> Group:
-    ann, ben = group.players.all()[:2]
-    session = fill_in_session(campaign, [ann, ben], date(2026, 11, 1))
-    for outcome in ("failed", "failed", "failed", "passed", "passed"):
-        play(campaign, outcome, session=session, opener=ann)
-    return group
 
 
 @pytest.mark.parametrize("role", list(READ_STATUS))
