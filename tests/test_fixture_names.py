@@ -36,7 +36,7 @@ def fixture_names(source: str) -> list[tuple[str, int]]:
             name = node.name
             for keyword in call.keywords if call else []:
                 if keyword.arg == "name" and isinstance(keyword.value, ast.Constant):
-                    name = keyword.value.value
+                    name = str(keyword.value.value)
             found.append((name, node.lineno))
     return found
 
