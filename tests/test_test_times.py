@@ -20,8 +20,7 @@ DURATIONS = """\
 """
 
 
-@pytest.fixture(scope="module")
-def test_times() -> ModuleType:
+def _load() -> ModuleType:
     spec = importlib.util.spec_from_file_location("test_times", ROOT / "scripts/test_times.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -29,23 +28,24 @@ def test_times() -> ModuleType:
     return module
 
 
-def test_it_adds_each_tests_phases_and_keeps_the_files_order(test_times: ModuleType) -> None:
+test_times = _load()
+
+
+def test_it_adds_each_tests_phases_and_keeps_the_files_order() -> None:
     per_test, order = test_times.read(DURATIONS.splitlines())
     assert per_test[("tests/e2e/test_a_browser.py", "test_one")] == 40.0
     assert per_test[("tests/rules/test_b.py", "test_three")] == 9.5
     assert order == ["tests/e2e/test_a_browser.py", "tests/rules/test_b.py"]
 
 
-def test_whole_files_wait_for_the_longest_where_single_tests_spread(
-    test_times: ModuleType,
-) -> None:
+def test_whole_files_wait_for_the_longest_where_single_tests_spread() -> None:
     assert test_times.makespan([50.0, 9.5], 2) == 50.0
     assert test_times.makespan([40.0, 10.0, 9.5], 2) == 40.0
     assert test_times.makespan([3.0, 3.0, 2.0, 2.0], 2) == 5.0
 
 
 def test_it_prints_files_tests_and_both_ways_of_sharing(
-    test_times: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "d.txt").write_text(DURATIONS)
     assert test_times.main([str(tmp_path / "d.txt")]) == 0
@@ -55,7 +55,7 @@ def test_it_prints_files_tests_and_both_ways_of_sharing(
 
 
 def test_a_missing_or_empty_file_exits_2(
-    test_times: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert test_times.main([str(tmp_path / "none.txt")]) == 2
     (tmp_path / "empty.txt").write_text("no durations here\n")
