@@ -18,8 +18,8 @@ from campaigns.play.state import campaign_state
 
 
 @pytest.fixture
-def page() -> Callable[..., str]:
-    """page(group, tail=""): the address of one of the group's pages."""
+def group_url() -> Callable[..., str]:
+    """group_url(group, tail=""): the address of one of the group's pages."""
 
     def _page(group: Group, tail: str = "") -> str:
         return f"/groups/{group.pk}/{tail}"
@@ -28,7 +28,7 @@ def page() -> Callable[..., str]:
 
 
 @pytest.fixture
-def tap(page: Callable[..., str]) -> Callable[..., Any]:
+def tap(group_url: Callable[..., str]) -> Callable[..., Any]:
     """tap(client, group, action, htmx=False, follow=False, **data): one tap on the group
     page's passed / failed / skip buttons for the next clock, as a phone sends it."""
 
@@ -43,7 +43,7 @@ def tap(page: Callable[..., str]) -> Callable[..., Any]:
         clock = campaign_state(group.current_campaign()).next_clock
         body = {"clock": clock, "players": 3, "action": action, **data}
         headers = {"HX-Request": "true"} if htmx else {}
-        return client.post(page(group, "record/"), body, headers=headers, follow=follow)
+        return client.post(group_url(group, "record/"), body, headers=headers, follow=follow)
 
     return _tap
 
@@ -85,3 +85,10 @@ def evening(alice: User) -> Callable[[Group, list[str]], Session]:
         return session
 
     return _evening
+
+
+@pytest.fixture
+def staff(db: None) -> Client:
+    client = Client()
+    client.force_login(User.objects.create_superuser("root", "root@example.org", "password"))
+    return client

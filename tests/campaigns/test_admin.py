@@ -5,20 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 
 from campaigns.models import Attempt, Campaign, Group
 
 pytestmark = pytest.mark.django_db
 Play = Callable[..., Attempt]
-
-
-@pytest.fixture
-def staff(db: None) -> Client:
-    client = Client()
-    client.force_login(User.objects.create_superuser("root", "root@example.org", "password"))
-    return client
 
 
 @pytest.mark.parametrize(

@@ -40,7 +40,7 @@ CHECKS = "not_a_server_error,status_code_conformance,response_schema_conformance
 
 
 @pytest.fixture
-def table(alice: User, bob: User, dave: User, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+def fuzz_ids(alice: User, bob: User, dave: User, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     """Alice's group with a history, a member and a viewer to manage, a session, a
     transcription and a hint: the ids the fuzzer's requests name."""
     # Hints stay queued: no job message is left in the broker for the tests that run a
@@ -156,16 +156,16 @@ def _with_stateful_links(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_every_operation_answers_as_its_schema_says(
-    live_server: Any, table: dict[str, Any], tmp_path: Path, settings: Any
+    live_server: Any, fuzz_ids: dict[str, Any], tmp_path: Path, settings: Any
 ) -> None:
     # Thousands of requests with one token in a couple of minutes: the per-user throttle
     # (tested on its own in tests/accounts/test_throttles.py) must not answer them.
     settings.THROTTLE_RATES = {**settings.THROTTLE_RATES, "user": "100000/minute"}
-    headers = {"Authorization": f"Token {table['token']}"}
+    headers = {"Authorization": f"Token {fuzz_ids['token']}"}
     schema = requests.get(f"{live_server.url}/api/schema/?format=json", headers=headers, timeout=30)
     assert schema.status_code == 200
     schema_file = tmp_path / "openapi.json"
-    served = _with_stateful_links(_with_examples(schema.json(), table["examples"]))
+    served = _with_stateful_links(_with_examples(schema.json(), fuzz_ids["examples"]))
     schema_file.write_text(json.dumps(served))
     run = subprocess.run(
         [
@@ -176,7 +176,7 @@ def test_every_operation_answers_as_its_schema_says(
             "--url",
             live_server.url,
             "--header",
-            f"Authorization: Token {table['token']}",
+            f"Authorization: Token {fuzz_ids['token']}",
             "--checks",
             CHECKS,
             "--phases",

@@ -51,7 +51,7 @@ def _api_posts() -> list[str]:
 
 
 @pytest.fixture
-def owner(alice: User, login: Callable[[User], Client]) -> Client:
+def owner_client(alice: User, login: Callable[[User], Client]) -> Client:
     return login(alice)
 
 
@@ -85,20 +85,20 @@ def test_parse_natural_takes_ascii_digits_up_to_its_maximum() -> None:
 
 
 @pytest.mark.parametrize("route", _id_routes())
-def test_an_id_beyond_64_bits_in_a_url_is_not_found(owner: Client, route: str) -> None:
+def test_an_id_beyond_64_bits_in_a_url_is_not_found(owner_client: Client, route: str) -> None:
     url = "/" + re.sub(r"<\w+:\w+>", HUGE, route)
-    assert owner.get(url).status_code == 404
-    assert owner.post(url).status_code == 404
+    assert owner_client.get(url).status_code == 404
+    assert owner_client.post(url).status_code == 404
 
 
 @pytest.mark.parametrize("raw", [HUGE, "²", "-3"])
-def test_the_hint_page_refuses_a_group_id_no_group_can_have(owner: Client, raw: str) -> None:
-    assert owner.get("/hints/new/", {"group": raw}).status_code == 404
+def test_the_hint_page_refuses_a_group_id_no_group_can_have(owner_client: Client, raw: str) -> None:
+    assert owner_client.get("/hints/new/", {"group": raw}).status_code == 404
 
 
-def test_the_hint_api_refuses_a_group_id_beyond_64_bits(owner: Client) -> None:
+def test_the_hint_api_refuses_a_group_id_beyond_64_bits(owner_client: Client) -> None:
     body = {"clock": "1-1", "colours": "SSMM/MMSS/SMSM", "group": int(HUGE)}
-    response = owner.post("/api/hints/", body, content_type="application/json")
+    response = owner_client.post("/api/hints/", body, content_type="application/json")
     assert response.status_code == 400
     assert "group" in response.json()
 
@@ -111,10 +111,12 @@ def test_the_hint_api_refuses_a_group_id_beyond_64_bits(owner: Client) -> None:
     ],
 )
 def test_the_group_api_refuses_body_ids_beyond_64_bits(
-    owner: Client, group: Group, path: str, body: dict[str, Any], field: str
+    owner_client: Client, group: Group, path: str, body: dict[str, Any], field: str
 ) -> None:
     body = {**body, field: int(HUGE)}
-    response = owner.post(f"/api/groups/{group.pk}/{path}", body, content_type="application/json")
+    response = owner_client.post(
+        f"/api/groups/{group.pk}/{path}", body, content_type="application/json"
+    )
     assert response.status_code == 400
     assert field in response.json()
 
@@ -123,18 +125,18 @@ def test_the_group_api_refuses_body_ids_beyond_64_bits(
 
 
 def test_undo_with_a_superscript_event_refuses_without_undoing(
-    owner: Client, group: Group, alice: User
+    owner_client: Client, group: Group, alice: User
 ) -> None:
     campaign = group.current_campaign()
     record_attempt(campaign, alice, "1-1", "failed", 3)
-    response = owner.post(f"/groups/{group.pk}/undo/", {"event": "²"})
+    response = owner_client.post(f"/groups/{group.pk}/undo/", {"event": "²"})
     assert response.status_code == 302
     assert campaign.events.filter(undone__isnull=True).count() == 1
 
 
-def test_the_editor_ignores_a_superscript_rule_index(owner: Client, group: Group) -> None:
+def test_the_editor_ignores_a_superscript_rule_index(owner_client: Client, group: Group) -> None:
     rules = '{"kind": "card_count", "segment": 6, "count": 3}'
-    response = owner.post(
+    response = owner_client.post(
         f"/groups/{group.pk}/clocks/1-2/edit/",
         {"start": 1, "rules": rules, "remove": "²"},
     )
@@ -144,9 +146,11 @@ def test_the_editor_ignores_a_superscript_rule_index(owner: Client, group: Group
 
 @pytest.mark.parametrize("raw", ["²", HUGE])
 def test_a_session_refuses_a_player_id_no_player_can_have(
-    owner: Client, group: Group, raw: str
+    owner_client: Client, group: Group, raw: str
 ) -> None:
-    response = owner.post(f"/groups/{group.pk}/sessions/", {"date": "2026-11-30", "players": raw})
+    response = owner_client.post(
+        f"/groups/{group.pk}/sessions/", {"date": "2026-11-30", "players": raw}
+    )
     assert response.status_code == 400
     assert response.context["form"].errors["players"]
 
@@ -160,49 +164,55 @@ def test_the_api_routes_taking_post_are_found() -> None:
 
 
 @pytest.mark.parametrize("url", _api_posts())
-def test_json_nested_100000_deep_is_a_400_on_every_api_post(owner: Client, url: str) -> None:
-    response = owner.post(url, DEEP, content_type="application/json")
+def test_json_nested_100000_deep_is_a_400_on_every_api_post(owner_client: Client, url: str) -> None:
+    response = owner_client.post(url, DEEP, content_type="application/json")
     assert response.status_code in (400, 404)  # 404: no group 1 for this caller
     if response.status_code == 400:
         assert "nested" in response.json()["detail"]
 
 
-def test_json_nested_100000_deep_is_a_400_on_the_group_api(owner: Client, group: Group) -> None:
-    response = owner.post(
+def test_json_nested_100000_deep_is_a_400_on_the_group_api(
+    owner_client: Client, group: Group
+) -> None:
+    response = owner_client.post(
         f"/api/groups/{group.pk}/attempts/", DEEP, content_type="application/json"
     )
     assert response.status_code == 400
     assert "nested" in response.json()["detail"]
 
 
-def test_a_body_beyond_the_size_limit_is_a_400(owner: Client) -> None:
+def test_a_body_beyond_the_size_limit_is_a_400(owner_client: Client) -> None:
     body = '{"name": "' + "x" * MAX_BODY_BYTES + '"}'
-    response = owner.post("/api/groups/import/", body, content_type="application/json")
+    response = owner_client.post("/api/groups/import/", body, content_type="application/json")
     assert response.status_code == 400
     assert "MB" in response.json()["detail"]
 
 
-def test_non_json_bodies_are_refused_with_415(owner: Client) -> None:
-    response = owner.post("/api/groups/", {"name": "Form table"})  # multipart
+def test_non_json_bodies_are_refused_with_415(owner_client: Client) -> None:
+    response = owner_client.post("/api/groups/", {"name": "Form table"})  # multipart
     assert response.status_code == 415
 
 
-def test_the_import_page_refuses_json_nested_100000_deep(owner: Client) -> None:
+def test_the_import_page_refuses_json_nested_100000_deep(owner_client: Client) -> None:
     upload = SimpleUploadedFile("history.json", DEEP.encode(), "application/json")
-    response = owner.post("/groups/import/", {"history": upload}, follow=True)
+    response = owner_client.post("/groups/import/", {"history": upload}, follow=True)
     assert response.redirect_chain == [("/#import", 302)]
     assert "The history was not imported" in response.content.decode()
 
 
-def test_the_import_page_refuses_a_file_beyond_5_mb(owner: Client) -> None:
+def test_the_import_page_refuses_a_file_beyond_5_mb(owner_client: Client) -> None:
     upload = SimpleUploadedFile("history.json", b" " * (MAX_BODY_BYTES + 1), "application/json")
-    response = owner.post("/groups/import/", {"history": upload}, follow=True)
+    response = owner_client.post("/groups/import/", {"history": upload}, follow=True)
     assert response.redirect_chain == [("/#import", 302)]
     assert "5 MB" in response.content.decode()
 
 
-def test_the_editor_refuses_a_rules_line_nested_too_deep(owner: Client, group: Group) -> None:
-    response = owner.post(f"/groups/{group.pk}/clocks/1-2/edit/", {"start": 1, "rules": "[" * 7000})
+def test_the_editor_refuses_a_rules_line_nested_too_deep(
+    owner_client: Client, group: Group
+) -> None:
+    response = owner_client.post(
+        f"/groups/{group.pk}/clocks/1-2/edit/", {"start": 1, "rules": "[" * 7000}
+    )
     assert response.status_code == 400
     assert response.context["form"].errors["rules"]
 
@@ -228,23 +238,23 @@ def _api_fields(group: Group) -> list[tuple[str, dict[str, Any], str]]:
 
 @pytest.mark.parametrize("text", NOT_TEXT)
 def test_a_lone_surrogate_or_nul_in_a_json_string_is_a_400_with_a_reason(
-    owner: Client, group: Group, bob: User, text: str
+    owner_client: Client, group: Group, bob: User, text: str
 ) -> None:
     import json
 
     for url, body, field in _api_fields(group):
-        response = owner.post(url, json.dumps({**body, field: text}), "application/json")
+        response = owner_client.post(url, json.dumps({**body, field: text}), "application/json")
         assert response.status_code == 400, (url, response.content[:200])
         assert "not text that can be stored" in response.json()["detail"]
     # In a key too, and deep inside an import.
     url = f"/api/groups/{group.pk}/attempts/"
-    response = owner.post(url, json.dumps({text: 1}), content_type="application/json")
+    response = owner_client.post(url, json.dumps({text: 1}), content_type="application/json")
     assert response.status_code == 400
 
 
 @pytest.mark.parametrize("url", _api_posts())
-def test_a_lone_surrogate_is_a_400_on_every_api_post(owner: Client, url: str) -> None:
-    response = owner.post(url, '{"name": "\\ud800"}', content_type="application/json")
+def test_a_lone_surrogate_is_a_400_on_every_api_post(owner_client: Client, url: str) -> None:
+    response = owner_client.post(url, '{"name": "\\ud800"}', content_type="application/json")
     assert response.status_code in (400, 404)  # 404: no group 1 for this caller
     if response.status_code == 400:
         assert "\\ud800" in response.json()["detail"]
@@ -252,23 +262,23 @@ def test_a_lone_surrogate_is_a_400_on_every_api_post(owner: Client, url: str) ->
 
 @pytest.mark.parametrize("text", NONCHARACTERS)
 def test_noncharacters_are_judged_like_any_other_character(
-    owner: Client, group: Group, bob: User, text: str
+    owner_client: Client, group: Group, bob: User, text: str
 ) -> None:
     """Noncharacters are valid Unicode: let through, and each field says what it accepts."""
     import json
 
     for url, body, field in _api_fields(group):
-        response = owner.post(url, json.dumps({**body, field: text}), "application/json")
+        response = owner_client.post(url, json.dumps({**body, field: text}), "application/json")
         assert response.status_code < 500, (url, response.content[:200])
     new = json.dumps({"name": f"Table {text}", "players": ["Ann", "Ben"]})
-    response = owner.post("/api/groups/", new, content_type="application/json")
+    response = owner_client.post("/api/groups/", new, content_type="application/json")
     assert response.status_code == 201, response.content
     assert Group.objects.get(pk=response.json()["id"]).name == f"Table {text}"
 
 
-def test_the_import_page_refuses_a_lone_surrogate(owner: Client) -> None:
+def test_the_import_page_refuses_a_lone_surrogate(owner_client: Client) -> None:
     upload = SimpleUploadedFile("history.json", b'{"name": "\\ud800"}', "application/json")
-    response = owner.post("/groups/import/", {"history": upload}, follow=True)
+    response = owner_client.post("/groups/import/", {"history": upload}, follow=True)
     assert response.redirect_chain == [("/#import", 302)]
     assert "The history was not imported" in response.content.decode()
 
@@ -290,10 +300,12 @@ def _pages(group: Group) -> list[tuple[str, str, dict[str, str]]]:
     ]
 
 
-def test_nul_in_a_form_query_or_path_is_a_400_with_a_reason(owner: Client, group: Group) -> None:
+def test_nul_in_a_form_query_or_path_is_a_400_with_a_reason(
+    owner_client: Client, group: Group
+) -> None:
     for method, url, data in _pages(group):
-        response = getattr(owner, method)(url, data)
+        response = getattr(owner_client, method)(url, data)
         assert response.status_code == 400, (method, url, data)
         assert "NUL" in response.content.decode(), url
-    response = owner.get("/api/groups/", {"name": "\x00"})
+    response = owner_client.get("/api/groups/", {"name": "\x00"})
     assert response.status_code == 400 and "NUL" in response.json()["detail"]

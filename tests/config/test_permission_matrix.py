@@ -155,7 +155,9 @@ ROUTES = sorted(
 
 
 @pytest.fixture
-def table(alice: User, bob: User, charlie: User, dave: User, monkeypatch: Any) -> dict[str, Any]:
+def matrix_ids(
+    alice: User, bob: User, charlie: User, dave: User, monkeypatch: Any
+) -> dict[str, Any]:
     monkeypatch.setattr("solver.jobs.app.send_task", lambda *args, **kwargs: None)
     group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
     Membership.objects.create(group=group, user=bob, role=Membership.Role.MEMBER)
@@ -215,15 +217,15 @@ def _letter(response: Any, api: bool) -> str:
     return "A"
 
 
-def _answers(route: str, table: dict[str, Any]) -> tuple[str, str]:
-    url = _url(route, table["values"])
+def _answers(route: str, matrix_ids: dict[str, Any]) -> tuple[str, str]:
+    url = _url(route, matrix_ids["values"])
     api = route.startswith("api/")
     letters: dict[str, list[str]] = {"GET": [], "POST": []}
     for role in ROLES:
         for method in ("GET", "POST"):
             client: Client = APIClient() if api else Client()
             if role != "anonymous":
-                client.force_login(table["users"][role])
+                client.force_login(matrix_ids["users"][role])
             with transaction.atomic():
                 response = client.get(url) if method == "GET" else client.post(url)
                 transaction.set_rollback(True)
@@ -238,8 +240,8 @@ def test_every_url_pattern_has_a_row() -> None:
 
 
 @pytest.mark.parametrize(("name", "route"), ROUTES, ids=[name for name, _ in ROUTES])
-def test_who_may_use_each_url(name: str, route: str, table: dict[str, Any]) -> None:
-    assert _answers(route, table) == EXPECTED.get(name), f"GET, POST for {ROLES}"
+def test_who_may_use_each_url(name: str, route: str, matrix_ids: dict[str, Any]) -> None:
+    assert _answers(route, matrix_ids) == EXPECTED.get(name), f"GET, POST for {ROLES}"
 
 
 ADMIN_URLS = [
@@ -252,11 +254,11 @@ ADMIN_URLS = [
 
 
 @pytest.mark.parametrize("url", ADMIN_URLS)
-def test_the_admin_is_for_staff_only(url: str, table: dict[str, Any]) -> None:
+def test_the_admin_is_for_staff_only(url: str, matrix_ids: dict[str, Any]) -> None:
     """Django's admin checks staff itself: every caller of the matrix is sent to its log-in."""
     for role in ROLES:
         client = Client()
         if role != "anonymous":
-            client.force_login(table["users"][role])
+            client.force_login(matrix_ids["users"][role])
         for response in (client.get(url), client.post(url)):
             assert response.status_code == 302 and "/admin/login/?next=" in response["Location"]

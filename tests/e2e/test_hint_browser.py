@@ -24,7 +24,9 @@ DESKTOP = {"width": 1280, "height": 900}
 
 
 @pytest.fixture
-def table(celery_worker: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Group]:
+def hint_group_on_worker(
+    celery_worker: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Group]:
     """Alice's group of three; a solver slow enough to watch its progress."""
     # Several seconds: the progress bar is seen moving (a search on slips runs the clean
     # search too, so effort 1 is as long as effort 2 was before).
@@ -36,9 +38,9 @@ def table(celery_worker: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_tapping_the_cards_shows_live_progress_then_the_plan(
-    page: Any, live_server: Any, screenshot: Any, table: Group
+    page: Any, live_server: Any, screenshot: Any, hint_group_on_worker: Group
 ) -> None:
-    group = table
+    group = hint_group_on_worker
     log_in(page, live_server.url)
     page.goto(f"{live_server.url}/hints/new/?group={group.pk}")
     page.click("label.chip:has-text('2 players')")  # htmx redraws the seats: 4 + 2 each
@@ -82,7 +84,7 @@ def test_tapping_the_cards_shows_live_progress_then_the_plan(
 
 
 def test_without_javascript_the_page_refreshes_until_the_plan_is_there(
-    browser: Any, live_server: Any, screenshot: Any, table: Group
+    browser: Any, live_server: Any, screenshot: Any, hint_group_on_worker: Group
 ) -> None:
     context = browser.new_context(viewport=PHONE, locale="en-GB", java_script_enabled=False)
     page = context.new_page()

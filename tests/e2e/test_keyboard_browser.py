@@ -32,7 +32,7 @@ FOCUSED = """() => {
 
 
 @pytest.fixture
-def table(live_server: Any) -> tuple[User, Group]:
+def failed_in_a_session(live_server: Any) -> tuple[User, Group]:
     alice = User.objects.create_user("alice", password="password")
     group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
     campaign = group.current_campaign()
@@ -61,9 +61,13 @@ def _tab_through(page: Any, presses: int = 250) -> list[dict[str, Any]]:
     ids=["board", "hint form", "editor"],
 )
 def test_the_keyboard_alone_reaches_every_control_with_the_focus_shown(
-    phones: Any, live_server: Any, table: tuple[User, Group], path: str, reached: list[str]
+    phones: Any,
+    live_server: Any,
+    failed_in_a_session: tuple[User, Group],
+    path: str,
+    reached: list[str],
 ) -> None:
-    alice, group = table
+    alice, group = failed_in_a_session
     page = phones(alice).new_page()
     page.emulate_media(reduced_motion="reduce")
     page.goto(live_server.url + path.format(g=group.pk))
@@ -78,9 +82,9 @@ def test_the_keyboard_alone_reaches_every_control_with_the_focus_shown(
 
 
 def test_another_phones_record_is_announced_politely(
-    phones: Any, live_server: Any, table: tuple[User, Group]
+    phones: Any, live_server: Any, failed_in_a_session: tuple[User, Group]
 ) -> None:
-    alice, group = table
+    alice, group = failed_in_a_session
     watching = phones(alice).new_page()
     watching.goto(f"{live_server.url}/groups/{group.pk}/")
     said = watching.locator("#live-said")
@@ -96,11 +100,11 @@ def test_another_phones_record_is_announced_politely(
 
 
 def test_reduced_motion_turns_transitions_off(
-    phones: Any, live_server: Any, table: tuple[User, Group]
+    phones: Any, live_server: Any, failed_in_a_session: tuple[User, Group]
 ) -> None:
     """htmx's loading indicator fades in (timekeeper.css): not for a reader who asked the
     system for less motion."""
-    alice, group = table
+    alice, group = failed_in_a_session
     page = phones(alice).new_page()
     page.goto(f"{live_server.url}/hints/")
     fading = (
@@ -120,9 +124,9 @@ TARGETS = (
 
 
 def test_touch_targets_are_at_least_24_px(
-    phones: Any, live_server: Any, table: tuple[User, Group]
+    phones: Any, live_server: Any, failed_in_a_session: tuple[User, Group]
 ) -> None:
-    alice, group = table
+    alice, group = failed_in_a_session
     page = phones(alice).new_page()
     small = []
     for path in (

@@ -69,7 +69,7 @@ BROKEN = """() => {
 
 
 @pytest.fixture
-def played(live_server: Any) -> Iterator[tuple[Any, list[str]]]:
+def pages_to_lay_out(live_server: Any) -> Iterator[tuple[Any, list[str]]]:
     alice = User.objects.create_user("alice", password="password")
     evening = an_evening(alice, second="failed")
     g = f"/groups/{evening.group.pk}/"
@@ -79,9 +79,9 @@ def played(live_server: Any) -> Iterator[tuple[Any, list[str]]]:
 
 @pytest.mark.parametrize("lang", ["en", "nl", "ja"])
 def test_no_text_is_clipped_and_no_word_broken_at_390_px(
-    phones: Callable[..., Any], live_server: Any, played: tuple[Any, list[str]], lang: str
+    phones: Callable[..., Any], live_server: Any, pages_to_lay_out: tuple[Any, list[str]], lang: str
 ) -> None:
-    alice, pages = played
+    alice, pages = pages_to_lay_out
     page = phones(alice, lang=lang).new_page()
     faults = []
     for path in pages:

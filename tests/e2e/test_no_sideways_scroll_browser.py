@@ -18,7 +18,7 @@ LANGUAGES = ["en", "nl", "ja"]
 
 
 @pytest.fixture
-def played(live_server: Any) -> Iterator[tuple[Any, list[str]]]:
+def pages_to_scroll(live_server: Any) -> Iterator[tuple[Any, list[str]]]:
     """A group some way into the game (a retried clock, the Sleeve, a session) and its pages."""
     alice = User.objects.create_user("alice", password="password")
     evening = an_evening(alice, second="failed")
@@ -28,9 +28,9 @@ def played(live_server: Any) -> Iterator[tuple[Any, list[str]]]:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_no_page_is_wider_than_a_phone(
-    phones: Callable[..., Any], live_server: Any, played: tuple[Any, list[str]], lang: str
+    phones: Callable[..., Any], live_server: Any, pages_to_scroll: tuple[Any, list[str]], lang: str
 ) -> None:
-    alice, pages = played
+    alice, pages = pages_to_scroll
     context = phones(alice, lang=lang)
     page = context.new_page()
     too_wide = []

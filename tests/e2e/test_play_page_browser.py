@@ -21,7 +21,7 @@ LOST = "S3 M5 | S2 | M3 | M9 S1 | S6 S8 M2 | M12 S9 M1"
 
 
 @pytest.fixture
-def table(live_server: Any) -> tuple[User, Group]:
+def dutch_table_lost_1_1(live_server: Any) -> tuple[User, Group]:
     alice = User.objects.create_user("alice", password="password")
     group = create_group(alice, "Dinsdagavondtafel", ["Annemarie", "Bartholomeus", "Cleo"])
     campaign = group.current_campaign()
@@ -38,9 +38,13 @@ def _box(page: Any, selector: str) -> dict[str, float]:
 
 @pytest.mark.parametrize("lang", ["en", "nl", "ja"])
 def test_the_clock_its_buttons_and_undo_are_on_the_first_screen(
-    phones: Any, live_server: Any, table: tuple[User, Group], screenshot: Any, lang: str
+    phones: Any,
+    live_server: Any,
+    dutch_table_lost_1_1: tuple[User, Group],
+    screenshot: Any,
+    lang: str,
 ) -> None:
-    alice, group = table
+    alice, group = dutch_table_lost_1_1
     context = phones(alice)
     context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
     page = context.new_page()
@@ -72,9 +76,9 @@ def test_the_clock_its_buttons_and_undo_are_on_the_first_screen(
 
 
 def test_was_it_winnable_has_room_and_readable_cards(
-    phones: Any, live_server: Any, table: tuple[User, Group], screenshot: Any
+    phones: Any, live_server: Any, dutch_table_lost_1_1: tuple[User, Group], screenshot: Any
 ) -> None:
-    alice, group = table
+    alice, group = dutch_table_lost_1_1
     page = phones(alice).new_page()
     page.goto(f"{live_server.url}/groups/{group.pk}/")
     winnable = page.locator("details.winnable").first

@@ -39,7 +39,7 @@ Object.defineProperty(navigator, 'share', {configurable: true, value: async (dat
 
 
 @pytest.fixture
-def evening(transactional_db: None) -> tuple[Group, Session, User]:
+def recap_evening_served(transactional_db: None) -> tuple[Group, Session, User]:
     alice = User.objects.create_user("alice", password="password")
     group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
     campaign = group.current_campaign()
@@ -73,12 +73,12 @@ def _open(context: Any, live_server: Any, group: Group, session: Session) -> tup
 def test_the_recap_fits_the_phone_and_downloads_as_a_png(
     phones: Callable[..., Any],
     live_server: Any,
-    evening: tuple[Group, Session, User],
+    recap_evening_served: tuple[Group, Session, User],
     lang: str,
     download: str,
     tmp_path: Path,
 ) -> None:
-    group, session, alice = evening
+    group, session, alice = recap_evening_served
     page, refused = _open(phones(alice, lang=lang), live_server, group, session)
     card = page.locator("svg.recap-card")
     box = card.bounding_box()
@@ -96,9 +96,9 @@ def test_the_recap_fits_the_phone_and_downloads_as_a_png(
 
 
 def test_the_share_button_shares_the_png_where_the_browser_can(
-    phones: Callable[..., Any], live_server: Any, evening: tuple[Group, Session, User]
+    phones: Callable[..., Any], live_server: Any, recap_evening_served: tuple[Group, Session, User]
 ) -> None:
-    group, session, alice = evening
+    group, session, alice = recap_evening_served
     context = phones(alice)
     context.add_init_script(SHARE_SHEET)
     page, refused = _open(context, live_server, group, session)
@@ -111,9 +111,9 @@ def test_the_share_button_shares_the_png_where_the_browser_can(
 
 
 def test_without_file_sharing_only_the_download_shows(
-    phones: Callable[..., Any], live_server: Any, evening: tuple[Group, Session, User]
+    phones: Callable[..., Any], live_server: Any, recap_evening_served: tuple[Group, Session, User]
 ) -> None:
-    group, session, alice = evening
+    group, session, alice = recap_evening_served
     context = phones(alice)
     context.add_init_script("Object.defineProperty(navigator, 'canShare', {value: undefined})")
     page, _refused = _open(context, live_server, group, session)

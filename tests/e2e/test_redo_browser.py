@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def table(live_server: Any) -> tuple[User, Group]:
+def failed_to_undo(live_server: Any) -> tuple[User, Group]:
     alice = User.objects.create_user("alice", password="password")
     group = create_group(alice, "Tuesday table", ["Ann", "Ben", "Cleo"])
     record_attempt(group.current_campaign(), alice, "1-1", "failed", 3)
@@ -26,9 +26,9 @@ def table(live_server: Any) -> tuple[User, Group]:
 
 @pytest.mark.parametrize("tail", ["", "table/"])
 def test_undo_then_redo_swaps_the_board_in_place(
-    phones: Any, live_server: Any, table: tuple[User, Group], tail: str
+    phones: Any, live_server: Any, failed_to_undo: tuple[User, Group], tail: str
 ) -> None:
-    alice, group = table
+    alice, group = failed_to_undo
     page = phones(alice).new_page()
     page.goto(f"{live_server.url}/groups/{group.pk}/{tail}")
     assert page.locator("form.redo").count() == 0

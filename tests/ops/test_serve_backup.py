@@ -17,7 +17,7 @@ DAY = 24 * 3600
 
 
 @pytest.fixture(scope="module")
-def serve() -> ModuleType:
+def serve_script() -> ModuleType:
     sys.path.insert(0, str(ROOT / "scripts"))
     spec = importlib.util.spec_from_file_location("serve", ROOT / "scripts" / "serve.py")
     assert spec is not None and spec.loader is not None
@@ -34,12 +34,12 @@ def _backup_at(folder: Path, when: float) -> None:
 
 
 def test_a_backup_is_due_once_a_day_but_not_right_after_the_start(
-    serve: ModuleType, tmp_path: Path
+    serve_script: ModuleType, tmp_path: Path
 ) -> None:
     now = 1_800_000_000.0
-    daily = serve.DailyBackup(tmp_path, started=now - 60)
+    daily = serve_script.DailyBackup(tmp_path, started=now - 60)
     assert not daily.due(now)  # the first minutes belong to the solver's warm-up
-    daily.started = now - serve.FIRST_BACKUP_AFTER
+    daily.started = now - serve_script.FIRST_BACKUP_AFTER
     assert daily.due(now)  # none yet
     _backup_at(tmp_path, now - DAY + 3600)
     assert not daily.due(now)
@@ -48,7 +48,7 @@ def test_a_backup_is_due_once_a_day_but_not_right_after_the_start(
 
 
 def test_a_due_backup_runs_manage_py_backup_without_waiting(
-    serve: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    serve_script: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     started: list[list[str]] = []
 
@@ -59,10 +59,10 @@ def test_a_due_backup_runs_manage_py_backup_without_waiting(
         def poll(self) -> None:
             return None  # still running
 
-    monkeypatch.setattr(serve.subprocess, "Popen", Running)
-    daily = serve.DailyBackup(tmp_path, started=0.0)
+    monkeypatch.setattr(serve_script.subprocess, "Popen", Running)
+    daily = serve_script.DailyBackup(tmp_path, started=0.0)
     daily.tick()
-    assert started == [[serve.PYTHON, "manage.py", "backup"]]
+    assert started == [[serve_script.PYTHON, "manage.py", "backup"]]
     daily.looked = 0.0
     daily.tick()  # the first is still running: no second one
     assert len(started) == 1

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
+from campaigns.models import Campaign
+from campaigns.play.services import record_attempt, skip
 from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.kinds.base import RULE_KINDS, Resolution, Rule, Segment, register
@@ -117,3 +119,11 @@ def no_twelve() -> Iterator[str]:
 @pytest.fixture
 def no_twelve_clock(no_twelve: str) -> Clock:
     return Clock("4-1", 4, 1, rules=(_NoTwelve(6),))
+
+
+@pytest.fixture
+def skipped_first(campaign: Campaign, alice: User) -> Campaign:
+    """A group of three that failed 1-1 and put it in the Sleeve: 1-2 is on top."""
+    record_attempt(campaign, alice, "1-1", "failed", 3)
+    skip(campaign, alice, "1-1")
+    return campaign

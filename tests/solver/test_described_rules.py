@@ -28,7 +28,7 @@ PASSING = "S1 | S2 | S3 M1 | S5 M2 M3 | S8 M4 | S9 M10 S4"
 
 
 @pytest.fixture
-def solved(
+def solved_through_api(
     api: Callable[[User], APIClient], alice: User, monkeypatch: pytest.MonkeyPatch
 ) -> Callable[[Any], tuple[APIClient, HintRequest]]:
     """solved(clock): Alice asks for a hint on ``clock`` through the API, and the job runs
@@ -103,9 +103,9 @@ def test_bad_words_or_segments_are_400_with_a_reason(
 
 
 def test_a_finished_hint_names_the_rule_it_ignored_and_its_odds_are_an_upper_bound(
-    solved: Callable[[Any], tuple[APIClient, HintRequest]],
+    solved_through_api: Callable[[Any], tuple[APIClient, HintRequest]],
 ) -> None:
-    client, hint = solved(DEFINITION)
+    client, hint = solved_through_api(DEFINITION)
     body = client.get(f"/api/hints/{hint.pk}/", HTTP_ACCEPT_LANGUAGE="en").json()
     result = body["result"]
     assert result["odds_upper_bound"] is True
@@ -116,9 +116,9 @@ def test_a_finished_hint_names_the_rule_it_ignored_and_its_odds_are_an_upper_bou
 
 
 def test_a_hint_without_described_rules_is_not_an_upper_bound(
-    solved: Callable[[Any], tuple[APIClient, HintRequest]],
+    solved_through_api: Callable[[Any], tuple[APIClient, HintRequest]],
 ) -> None:
-    client, hint = solved("1-1")
+    client, hint = solved_through_api("1-1")
     result = client.get(f"/api/hints/{hint.pk}/").json()["result"]
     assert result["odds_upper_bound"] is False
     assert result["ignored_rules"] == []
@@ -133,14 +133,14 @@ def test_a_hint_without_described_rules_is_not_an_upper_bound(
     ],
 )
 def test_the_hint_page_warns_and_labels_the_rates_an_upper_bound(
-    solved: Callable[[Any], tuple[APIClient, HintRequest]],
+    solved_through_api: Callable[[Any], tuple[APIClient, HintRequest]],
     login: Callable[[User], Any],
     alice: User,
     lang: str,
     warning: str,
     bound: str,
 ) -> None:
-    _client, hint = solved(DEFINITION)
+    _client, hint = solved_through_api(DEFINITION)
     page = login(alice).get(f"/hints/{hint.pk}/", HTTP_ACCEPT_LANGUAGE=lang)
     assert page.status_code == 200
     text = page.content.decode()
@@ -150,12 +150,12 @@ def test_the_hint_page_warns_and_labels_the_rates_an_upper_bound(
 
 
 def test_what_if_says_its_rates_know_nothing_of_the_rule(
-    solved: Callable[[Any], tuple[APIClient, HintRequest]],
+    solved_through_api: Callable[[Any], tuple[APIClient, HintRequest]],
     login: Callable[[User], Any],
     alice: User,
 ) -> None:
     """ "Your version passes 59% … the suggested plan passes 89%" once came with no caveat."""
-    _client, hint = solved(DEFINITION)
+    _client, hint = solved_through_api(DEFINITION)
     targets = hint.targets()
     data = {f"target_{i}": t for i, t in enumerate(targets, start=1)}
     response = login(alice).post(f"/hints/{hint.pk}/what-if/", {**data, "opener": 1})
@@ -169,11 +169,11 @@ def test_what_if_says_its_rates_know_nothing_of_the_rule(
 
 
 def test_every_rate_on_the_hint_page_is_an_upper_bound(
-    solved: Callable[[Any], tuple[APIClient, HintRequest]],
+    solved_through_api: Callable[[Any], tuple[APIClient, HintRequest]],
     login: Callable[[User], Any],
     alice: User,
 ) -> None:
-    _client, hint = solved(DEFINITION)
+    _client, hint = solved_through_api(DEFINITION)
     context = login(alice).get(f"/hints/{hint.pk}/").context
     assert context["numbers"]["baseline"].startswith("at most ")
     assert context["numbers"]["clean"].startswith("at most ")
@@ -181,10 +181,10 @@ def test_every_rate_on_the_hint_page_is_an_upper_bound(
 
 
 def test_without_described_rules_the_figures_stand_alone(
-    solved: Callable[[Any], tuple[APIClient, HintRequest]],
+    solved_through_api: Callable[[Any], tuple[APIClient, HintRequest]],
     login: Callable[[User], Any],
     alice: User,
 ) -> None:
-    _client, hint = solved("1-1")
+    _client, hint = solved_through_api("1-1")
     context = login(alice).get(f"/hints/{hint.pk}/").context
     assert "at most" not in context["numbers"]["baseline"]

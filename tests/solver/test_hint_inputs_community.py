@@ -29,7 +29,7 @@ ASK = {"players": "3", "colours": "SSMM/MMSS/SMSM", "face_up": "3", "clock": "2-
 
 
 @pytest.fixture
-def group(alice: User) -> Group:
+def group_typed_alike(alice: User) -> Group:
     """Alice's table at chapter 2; three other tables typed the same rules for clock 2-1."""
     group = create_group(alice, "Tuesday table", first_campaign=False)
     new_campaign(group, start_chapter=2)
@@ -41,9 +41,9 @@ def group(alice: User) -> Group:
 
 
 def test_the_form_offers_the_confirmed_definition_with_a_note(
-    group: Group, login: Callable[[User], Client], alice: User
+    group_typed_alike: Group, login: Callable[[User], Client], alice: User
 ) -> None:
-    page = login(alice).get(f"/hints/new/?group={group.pk}")
+    page = login(alice).get(f"/hints/new/?group={group_typed_alike.pk}")
     assert page.status_code == 200
     html = page.content.decode()
     # the offer names no hash: people cannot tell "484ad29d3950" from another
@@ -52,10 +52,10 @@ def test_the_form_offers_the_confirmed_definition_with_a_note(
 
 
 def test_the_hint_uses_the_confirmed_definition_and_says_so(
-    group: Group, login: Callable[[User], Client], alice: User, sent: list[int]
+    group_typed_alike: Group, login: Callable[[User], Client], alice: User, sent: list[int]
 ) -> None:
     client = login(alice)
-    response = client.post("/hints/new/", {**ASK, "group": group.pk, "community": "on"})
+    response = client.post("/hints/new/", {**ASK, "group": group_typed_alike.pk, "community": "on"})
     assert response.status_code == 302
     hint = HintRequest.objects.get()
     assert (hint.definition_source, hint.definition_fingerprint) == ("community", CONFIRMED)
@@ -66,12 +66,12 @@ def test_the_hint_uses_the_confirmed_definition_and_says_so(
 
 
 def test_without_the_offer_it_plays_the_base_rules_and_says_so(
-    group: Group, login: Callable[[User], Client], alice: User, sent: list[int]
+    group_typed_alike: Group, login: Callable[[User], Client], alice: User, sent: list[int]
 ) -> None:
     # The community box unticked: no definition known to the table, so the base rules, with
     # no "use the base rules only" tick to find first.
     client = login(alice)
-    response = client.post("/hints/new/", {**ASK, "group": group.pk})
+    response = client.post("/hints/new/", {**ASK, "group": group_typed_alike.pk})
     assert response.status_code == 302
     hint = HintRequest.objects.get()
     assert (hint.definition_source, hint.base_rules, sent) == ("base_rules", True, [hint.pk])
@@ -97,25 +97,32 @@ def test_a_clock_nobody_transcribed_is_preselected_and_played_by_the_base_rules(
 
 
 def test_the_groups_own_transcription_wins_over_the_offer(
-    group: Group, login: Callable[[User], Client], alice: User, sent: list[int]
+    group_typed_alike: Group, login: Callable[[User], Client], alice: User, sent: list[int]
 ) -> None:
-    transcribe(group, "2-1", {"rules": [{"kind": "strictly_rising"}]}, alice)
+    transcribe(group_typed_alike, "2-1", {"rules": [{"kind": "strictly_rising"}]}, alice)
     client = login(alice)
-    assert "community-offer" not in client.get(f"/hints/new/?group={group.pk}").content.decode()
-    client.post("/hints/new/", {**ASK, "group": group.pk, "community": "on"})
+    assert (
+        "community-offer"
+        not in client.get(f"/hints/new/?group={group_typed_alike.pk}").content.decode()
+    )
+    client.post("/hints/new/", {**ASK, "group": group_typed_alike.pk, "community": "on"})
     hint = HintRequest.objects.get()
     assert hint.definition_source == "own"
     assert Clock.from_json(hint.clock_definition).rules[0].kind == "strictly_rising"
 
 
 def test_the_api_uses_the_confirmed_definition_unless_told_not_to(
-    group: Group, alice: User, sent: list[int]
+    group_typed_alike: Group, alice: User, sent: list[int]
 ) -> None:
     from rest_framework.test import APIClient
 
     client = APIClient()
     client.force_authenticate(alice)
-    body: dict[str, Any] = {"clock": "2-1", "colours": "SSMM/MMSS/SMSM", "group": group.pk}
+    body: dict[str, Any] = {
+        "clock": "2-1",
+        "colours": "SSMM/MMSS/SMSM",
+        "group": group_typed_alike.pk,
+    }
     response = client.post("/api/hints/", body, format="json")
     assert response.status_code == 202
     data = response.json()
@@ -131,7 +138,7 @@ def test_the_api_uses_the_confirmed_definition_unless_told_not_to(
 
 
 def test_the_api_result_says_which_definition_was_used(
-    group: Group, alice: User, sent: list[int], fake_result: Callable[..., Any]
+    group_typed_alike: Group, alice: User, sent: list[int], fake_result: Callable[..., Any]
 ) -> None:
     from rest_framework.test import APIClient
 
@@ -139,7 +146,11 @@ def test_the_api_result_says_which_definition_was_used(
 
     client = APIClient()
     client.force_authenticate(alice)
-    body: dict[str, Any] = {"clock": "2-1", "colours": "SSMM/MMSS/SMSM", "group": group.pk}
+    body: dict[str, Any] = {
+        "clock": "2-1",
+        "colours": "SSMM/MMSS/SMSM",
+        "group": group_typed_alike.pk,
+    }
     hint_id = client.post("/api/hints/", body, format="json").json()["id"]
     HintRequest.objects.filter(pk=hint_id).update(
         status=HintRequest.Status.DONE, result=result_json(fake_result(), "en")

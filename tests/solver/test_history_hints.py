@@ -6,7 +6,7 @@ calibration and slip rate are the original's; ``export(import(x)) == x`` holds."
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -54,7 +54,7 @@ def _attempt(campaign: Campaign, user: User, outcome: str) -> Attempt:
 def _hint(
     group: Group,
     user: User,
-    result: dict[str, Any] | None,
+    result: Mapping[str, Any] | None,
     *,
     campaign: Campaign | None = None,
     attempt: Attempt | None = None,

@@ -99,7 +99,7 @@ def test_bad_names_are_refused_with_the_reason(names: Any, reason: str) -> None:
 
 
 @pytest.fixture
-def group(alice: User) -> Group:
+def four_player_group(alice: User) -> Group:
     return create_group(alice, "Tuesday table", ["Ann", "Bea", "Cas", "Dee"])
 
 
@@ -125,9 +125,9 @@ def finish(hint: HintRequest) -> HintRequest:
 
 @pytest.mark.django_db
 def test_the_api_takes_names_in_seat_order_and_the_result_speaks_to_them(
-    alice: User, group: Group, sent: list[int]
+    alice: User, four_player_group: Group, sent: list[int]
 ) -> None:
-    body = {"clock": "1-1", "colours": COLOURS, "group": group.pk, "names": NAMES}
+    body = {"clock": "1-1", "colours": COLOURS, "group": four_player_group.pk, "names": NAMES}
     response = api(alice).post("/api/hints/", body, format="json")
     assert response.status_code == 202 and response.json()["names"] == NAMES
     hint = finish(HintRequest.objects.get())
@@ -135,7 +135,7 @@ def test_the_api_takes_names_in_seat_order_and_the_result_speaks_to_them(
     assert "Bea, jij hebt 2 zonnen" in result["words"] and "Ann begint." in result["words"]
     assert "Bea, you hold 2 Suns" in result["words_all"]["en"]
     assert "Annから始めます。" in result["words_all"]["ja"]
-    assert Seating.objects.get(group=group).names == NAMES  # the group's last seating
+    assert Seating.objects.get(group=four_player_group).names == NAMES  # the group's last seating
 
 
 @pytest.mark.django_db
@@ -185,17 +185,23 @@ def seat_names(client: Client, url: str) -> list[str]:
 
 @pytest.mark.django_db
 def test_the_form_starts_from_the_groups_players_then_its_last_seating(
-    alice: User, group: Group, login: Callable[[User], Client], sent: list[int]
+    alice: User, four_player_group: Group, login: Callable[[User], Client], sent: list[int]
 ) -> None:
     client = login(alice)
-    url = f"/hints/new/?group={group.pk}&players=3"
+    url = f"/hints/new/?group={four_player_group.pk}&players=3"
     assert seat_names(client, url) == ["Ann", "Bea", "Cas"]
-    ask = {"group": group.pk, "clock": "1-1", "players": "3", "colours": COLOURS, "face_up": "3"}
+    ask = {
+        "group": four_player_group.pk,
+        "clock": "1-1",
+        "players": "3",
+        "colours": COLOURS,
+        "face_up": "3",
+    }
     response = client.post("/hints/new/", {**ask, "names": ["Dee", "Ann", "Cas"]})
     assert response.status_code == 302
     assert HintRequest.objects.get().names == ["Dee", "Ann", "Cas"]
     assert seat_names(client, url) == ["Dee", "Ann", "Cas"]  # remembered
-    assert seat_names(client, f"/hints/new/?group={group.pk}&players=4") == [
+    assert seat_names(client, f"/hints/new/?group={four_player_group.pk}&players=4") == [
         "Dee", "Ann", "Cas", "Bea",
     ]  # fmt: skip
     html = client.get(url).content.decode()
@@ -203,9 +209,11 @@ def test_the_form_starts_from_the_groups_players_then_its_last_seating(
 
 
 @pytest.mark.django_db
-def test_a_redraw_of_the_seats_keeps_the_names_typed_so_far(alice: User, group: Group) -> None:
-    assert suggested_names(group, 4, ["Zoe", "", "Ann"]) == ["Zoe", "Ann", "Bea", "Cas"]
-    assert suggested_names(group, 2) == ["Ann", "Bea"]
+def test_a_redraw_of_the_seats_keeps_the_names_typed_so_far(
+    alice: User, four_player_group: Group
+) -> None:
+    assert suggested_names(four_player_group, 4, ["Zoe", "", "Ann"]) == ["Zoe", "Ann", "Bea", "Cas"]
+    assert suggested_names(four_player_group, 2) == ["Ann", "Bea"]
     lonely = create_group(alice, "Alone", [])
     assert suggested_names(lonely, 3) == ["", "", ""]
 

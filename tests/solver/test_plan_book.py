@@ -38,7 +38,7 @@ def _most_suns(seats: Seats) -> int:
 
 
 @pytest.fixture
-def solved(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def prefill_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The prefill's solver replaced by a quick fake whose plan opens at the seat with the
     most Suns; returns the patterns it was asked to solve, in order."""
     calls: list[str] = []
@@ -70,15 +70,15 @@ def _ask(user: User, colours: str, names: list[str] | None = None) -> HintReques
 
 
 def test_prefilled_patterns_answer_a_later_hint_worded_for_its_table(
-    solved: list[str], alice: User, sent: list[int]
+    prefill_calls: list[str], alice: User, sent: list[int]
 ) -> None:
     call_command("prefill_plans", "--clock", "1-1", "--players", "3", "--face-up", "3")
     # 1-1 has a Sun rule: hand order and rotation only, 45 classes, each solved once.
-    assert len(solved) == len(set(solved)) == class_count(3) == 45
+    assert len(prefill_calls) == len(set(prefill_calls)) == class_count(3) == 45
     assert PlanBookEntry.objects.filter(source="prefill").count() == 45
     # A table seated another way round, hands in another order, than any pattern solved.
     colours = "MSMM/SSMS/MMMM"
-    assert colours not in solved
+    assert colours not in prefill_calls
     hint = _ask(alice, colours, names=["Yves", "Zoe", "Xia"])
     assert (hint.status, hint.from_plan_book, sent) == (Status.DONE, True, [])
     assert hint.result is not None
@@ -106,7 +106,7 @@ def test_a_prefilled_entry_is_the_result_a_hint_job_would_store(
 
 
 def test_a_stopped_prefill_resumes_where_it_stopped(
-    solved: list[str], monkeypatch: pytest.MonkeyPatch
+    prefill_calls: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     real = prefill.compute
     count = [0]
@@ -125,13 +125,13 @@ def test_a_stopped_prefill_resumes_where_it_stopped(
     call_command("prefill_plans", "--clock", "2-1", "--players", "4", "--face-up", "4")
     # The base rules treat both colours alike: the swap too, 38 classes for 4 players.
     assert PlanBookEntry.objects.count() == class_count(4, True) == 38
-    assert len(solved) == len(set(solved)) == 38  # nothing computed twice
+    assert len(prefill_calls) == len(set(prefill_calls)) == 38  # nothing computed twice
     # Most often dealt first.
-    assert solved[:5] == [c.colours for c in pattern_classes(4, True)[:5]]
+    assert prefill_calls[:5] == [c.colours for c in pattern_classes(4, True)[:5]]
 
 
 def test_a_new_engine_version_retires_every_old_answer(
-    solved: list[str],
+    prefill_calls: list[str],
     alice: User,
     bob: User,
     sent: list[int],
@@ -151,13 +151,17 @@ def test_a_new_engine_version_retires_every_old_answer(
 
 
 def test_after_a_new_search_version_the_old_entries_answer_and_are_refreshed(
-    solved: list[str], alice: User, bob: User, sent: list[int], monkeypatch: pytest.MonkeyPatch
+    prefill_calls: list[str],
+    alice: User,
+    bob: User,
+    sent: list[int],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # 2-1 is played by the base rules: no clock prior to compute first.
     call_command("prefill_plans", "--clock", "2-1", "--players", "4", "--face-up", "4")
     old = version.SEARCH_VERSION
     monkeypatch.setattr(version, "SEARCH_VERSION", old + 1)
-    solved.clear()
+    prefill_calls.clear()
     # The plan of the older search answers at once, and counts as asked.
     for user in (alice, bob):
         hint_input = parse_input("2-1", "SSM/MMS/SMS/MMS", 4)
@@ -169,12 +173,12 @@ def test_after_a_new_search_version_the_old_entries_answer_and_are_refreshed(
     first = next(prefill.steps(prefill.settings_now()))
     assert first(lambda: False) is True
     asked.refresh_from_db()
-    assert (asked.search_version, solved) == (old + 1, [asked.colours])
+    assert (asked.search_version, prefill_calls) == (old + 1, [asked.colours])
     assert prefill.stale_entries().count() == 37
     assert PlanBookEntry.objects.count() == 38  # nothing added: the same keys
 
 
-def test_the_prefill_gives_way_to_a_table_hint(solved: list[str], alice: User) -> None:
+def test_the_prefill_gives_way_to_a_table_hint(prefill_calls: list[str], alice: User) -> None:
     # A hint waiting: the slice computes nothing at all.
     HintRequest.objects.create(
         user=alice,
@@ -186,7 +190,7 @@ def test_the_prefill_gives_way_to_a_table_hint(solved: list[str], alice: User) -
         input_hash="x" * 64,
     )
     assert prefill.prefill_slice(seconds=60) == {"computed": 0, "stopped": "a hint is waiting"}
-    assert solved == [] and not PlanBookEntry.objects.exists()
+    assert prefill_calls == [] and not PlanBookEntry.objects.exists()
     HintRequest.objects.all().delete()
     # A hint arriving while the first clock's own prior is being computed (1-1 has special
     # rules: solver.clock_priors), then while a pattern is: the search is dropped at its next
@@ -194,13 +198,13 @@ def test_the_prefill_gives_way_to_a_table_hint(solved: list[str], alice: User) -
     arrived = iter([False, True])
     stopped = prefill.prefill_slice(seconds=60, busy=lambda: next(arrived, True))
     assert stopped == {"computed": 0, "stopped": "a hint is waiting"}
-    assert solved == [] and not ClockPrior.objects.filter(complete=True).exists()
+    assert prefill_calls == [] and not ClockPrior.objects.filter(complete=True).exists()
     for n in (2, 3, 4):
         prefill.compute_prior(prefill.shipped_games()[0], n)
     arrived = iter([False, True])
     stopped = prefill.prefill_slice(seconds=60, busy=lambda: next(arrived, True))
     assert stopped == {"computed": 0, "stopped": "a hint is waiting"}
-    assert len(solved) == 1 and not PlanBookEntry.objects.exists()
+    assert len(prefill_calls) == 1 and not PlanBookEntry.objects.exists()
     # Nobody waiting: it fills the book for a while.
     done = prefill.prefill_slice(seconds=0.5, busy=lambda: False)
     assert done["computed"] >= 1 and PlanBookEntry.objects.count() == done["computed"]
@@ -232,7 +236,10 @@ def test_bad_command_input_exits_2(arguments: list[str]) -> None:
 
 
 def test_asking_answers_from_the_book_without_a_job(
-    solved: list[str], ask: Callable[..., tuple[HintRequest, bool]], alice: User, sent: list[int]
+    prefill_calls: list[str],
+    ask: Callable[..., tuple[HintRequest, bool]],
+    alice: User,
+    sent: list[int],
 ) -> None:
     call_command("prefill_plans", "--clock", "1-1", "--players", "4", "--face-up", "4")
     hint, created = ask(alice)  # 1-1, SSM/MMS/SMM/SSM, face-up 4, in Dutch
@@ -241,7 +248,7 @@ def test_asking_answers_from_the_book_without_a_job(
 
 
 def test_the_page_and_the_api_say_how_the_hint_was_answered(
-    solved: list[str], alice: User, login: Callable[[User], Any]
+    prefill_calls: list[str], alice: User, login: Callable[[User], Any]
 ) -> None:
     call_command("prefill_plans", "--clock", "1-1", "--players", "3", "--face-up", "3")
     booked = _ask(alice, "SSMM/MMSS/SMSM")
@@ -279,16 +286,18 @@ def test_the_page_and_the_api_say_how_the_hint_was_answered(
 
 
 def test_the_beat_task_does_nothing_when_prefill_is_off(
-    solved: list[str], settings: Any, alice: User
+    prefill_calls: list[str], settings: Any, alice: User
 ) -> None:
     from solver.tasks import prefill_plan_book
 
     settings.PLAN_BOOK_PREFILL = False
     assert prefill_plan_book()["computed"] == 0
-    assert solved == [] and not PlanBookEntry.objects.exists()
+    assert prefill_calls == [] and not PlanBookEntry.objects.exists()
 
 
-def test_one_prefill_slice_at_a_time(solved: list[str], settings: Any, tmp_path: Path) -> None:
+def test_one_prefill_slice_at_a_time(
+    prefill_calls: list[str], settings: Any, tmp_path: Path
+) -> None:
     import fcntl
 
     from solver.tasks import prefill_plan_book
@@ -297,4 +306,4 @@ def test_one_prefill_slice_at_a_time(solved: list[str], settings: Any, tmp_path:
     with open(tmp_path / "plan-book-prefill.lock", "w") as held:
         fcntl.flock(held, fcntl.LOCK_EX)  # a slice running in another process
         assert prefill_plan_book()["stopped"] == "another slice is running"
-    assert solved == [] and not PlanBookEntry.objects.exists()
+    assert prefill_calls == [] and not PlanBookEntry.objects.exists()

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bench.bench_panel import PANEL, Case
+from rules.hint_result import AlternativeJson
 from solver.core.search.search import recommend
 from solver.results import claims, offered, result_json
 
@@ -29,7 +30,7 @@ def shown(rate: Any) -> int:
     return round(float(rate) * 100)
 
 
-def judged(case: Case) -> list[tuple[dict[str, Any], str]]:
+def judged(case: Case) -> list[tuple[AlternativeJson, str]]:
     result = recommend(case.clock(), case.seats(), case.players, effort=EFFORT, compute_odds=False)
     plans = offered(result_json(result, "en"))
     return list(zip(plans, claims(plans, slips=True), strict=True))

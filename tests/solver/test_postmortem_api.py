@@ -29,32 +29,32 @@ MOVES = "S1@1 S2@2 S3@3 S4@4 S5@5 S6@6 M1@2 M2@3 M3@4 M4@5 M5@6 M6@6"
 
 
 @pytest.fixture
-def client(alice: User) -> APIClient:
+def alice_api(alice: User) -> APIClient:
     api = APIClient()
     api.force_authenticate(alice)
     return api
 
 
-def _post(client: APIClient, payload: dict[str, Any], **headers: Any) -> Any:
-    return client.post(URL, payload, format="json", **headers)
+def _post(alice_api: APIClient, payload: dict[str, Any], **headers: Any) -> Any:
+    return alice_api.post(URL, payload, format="json", **headers)
 
 
-def test_it_answers_the_object_of_the_command(client: APIClient) -> None:
-    response = _post(client, {"clock": "1-1", "layout": LOST})
+def test_it_answers_the_object_of_the_command(alice_api: APIClient) -> None:
+    response = _post(alice_api, {"clock": "1-1", "layout": LOST})
     assert response.status_code == 200
     out = StringIO()
     call_command("postmortem", "1-1", LOST, "--json", stdout=out)
     assert response.json() == json.loads(out.getvalue())
     body = response.json()
     assert body["winnable"] is True and body["placement_checked"] is False
-    check = client.post(
+    check = alice_api.post(
         "/api/layouts/check/", {"clock": "1-1", "layout": body["witness"]}, format="json"
     )
     assert check.status_code == 200 and check.json()["passed"] is True
 
 
-def test_cards_that_cannot_pass_are_not_winnable(client: APIClient) -> None:
-    response = _post(client, {"clock": "1-1", "layout": HOPELESS})
+def test_cards_that_cannot_pass_are_not_winnable(alice_api: APIClient) -> None:
+    response = _post(alice_api, {"clock": "1-1", "layout": HOPELESS})
     assert response.status_code == 200
     assert response.json() == {
         "winnable": False,
@@ -65,17 +65,17 @@ def test_cards_that_cannot_pass_are_not_winnable(client: APIClient) -> None:
     }
 
 
-def test_a_clock_definition_and_the_move_form_judge_placement_rules(client: APIClient) -> None:
-    by_moves = _post(client, {"clock": ORDERED, "layout": MOVES}).json()
+def test_a_clock_definition_and_the_move_form_judge_placement_rules(alice_api: APIClient) -> None:
+    by_moves = _post(alice_api, {"clock": ORDERED, "layout": MOVES}).json()
     assert by_moves["winnable"] is False and by_moves["placement_checked"] is True
     segments = "S1 | S2 M1 | S3 M2 | S4 M3 | S5 M4 | S6 M5 M6"
-    by_segments = _post(client, {"clock": ORDERED, "layout": segments}).json()
+    by_segments = _post(alice_api, {"clock": ORDERED, "layout": segments}).json()
     assert by_segments["winnable"] is True and by_segments["placement_checked"] is False
 
 
-def test_with_players_the_witness_is_a_game_in_move_form(client: APIClient) -> None:
+def test_with_players_the_witness_is_a_game_in_move_form(alice_api: APIClient) -> None:
     played = "S3@1 M5@1 S2@2 M3@3 M9@4 S1@4 S6@5 S8@5 M2@5 M12@6 S9@6 M1@6"
-    body = _post(client, {"clock": "1-1", "layout": played, "players": 4}).json()
+    body = _post(alice_api, {"clock": "1-1", "layout": played, "players": 4}).json()
     assert body["winnable"] is True and body["placement_checked"] is True
     assert body["witness"].count("@") == 12
 
@@ -97,18 +97,18 @@ def test_with_players_the_witness_is_a_game_in_move_form(client: APIClient) -> N
     ],
 )
 def test_bad_input_is_a_400_with_the_reason(
-    client: APIClient, payload: dict[str, Any], field: str, reason: str
+    alice_api: APIClient, payload: dict[str, Any], field: str, reason: str
 ) -> None:
-    response = _post(client, payload)
+    response = _post(alice_api, payload)
     assert response.status_code == 400
     body = response.json()
     assert any(key.startswith(field) for key in body), body
     assert reason in json.dumps(body, ensure_ascii=False)
 
 
-def test_a_partial_layout_is_refused_in_the_callers_language(client: APIClient) -> None:
+def test_a_partial_layout_is_refused_in_the_callers_language(alice_api: APIClient) -> None:
     response = _post(
-        client, {"clock": "1-1", "layout": "S1 | S2 | S3 | | |"}, HTTP_ACCEPT_LANGUAGE="ja"
+        alice_api, {"clock": "1-1", "layout": "S1 | S2 | S3 | | |"}, HTTP_ACCEPT_LANGUAGE="ja"
     )
     assert response.status_code == 400
     assert response.json() == {
@@ -128,8 +128,8 @@ def test_it_is_for_signed_in_users_like_the_check(alice: User) -> None:
     assert signed_in.get(URL).status_code == 405
 
 
-def test_the_schema_documents_it(client: APIClient) -> None:
-    schema = client.get("/api/schema/?format=json").json()
+def test_the_schema_documents_it(alice_api: APIClient) -> None:
+    schema = alice_api.get("/api/schema/?format=json").json()
     operation = schema["paths"][URL]["post"]
     assert operation["summary"] == "Was it winnable?"
     assert set(operation["responses"]) >= {"200", "400", "403"}

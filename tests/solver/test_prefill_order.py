@@ -10,10 +10,8 @@ from itertools import islice
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 
 from campaigns.models import Campaign
-from campaigns.play.services import record_attempt, skip
 from rules.catalogue import get_clock
 from solver import prefill
 from solver.core import version
@@ -21,14 +19,6 @@ from solver.models import PlanBookEntry
 from solver.upcoming import upcoming
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def skipped_first(campaign: Campaign, alice: User) -> Campaign:
-    """A group of three that failed 1-1 and put it in the Sleeve: 1-2 is on top."""
-    record_attempt(campaign, alice, "1-1", "failed", 3)
-    skip(campaign, alice, "1-1")
-    return campaign
 
 
 def _work(steps: Iterator[prefill.Step], count: int) -> list[tuple[Any, ...]]:

@@ -13,24 +13,16 @@ import pytest
 from django.contrib.auth.models import User
 
 from campaigns.models import Campaign
-from campaigns.play.services import record_attempt, skip
 from rules.catalogue import get_clock
 from solver import clock_priors, plan_book, prefill
 from solver.core.search.search import SLIP_RATE
 from solver.models import HintRequest, PlanBookEntry
+from tests.solver.conftest import a_result
 
 pytestmark = pytest.mark.django_db
 
 _hashes = count()
 TABLES = {2: "SSMM+SM/SMMM+SS", 3: "SSMM/SMMM/SSMM", 4: "SSM/MMS/SMS/MSM"}
-
-
-@pytest.fixture
-def skipped_first(campaign: Campaign, alice: User) -> Campaign:
-    """A group of three that failed 1-1 and put it in the Sleeve: 1-2 is on top."""
-    record_attempt(campaign, alice, "1-1", "failed", 3)
-    skip(campaign, alice, "1-1")
-    return campaign
 
 
 def asked(user: User, clock: str, players: int, slip_rate: float, times: int = 1) -> None:
@@ -113,7 +105,7 @@ def test_a_hint_at_its_tables_step_is_booked_under_that_step(alice: User) -> Non
     hint.odds_samples = prefill.settings_now()["odds_samples"]
     hint.prior = clock_priors.for_hint(get_clock("2-1"), hint.base_rules, 2)
     hint.save()
-    plan_book.record(hint, {"plan": {}, "pass_rate": 0.5}, 1.0)
+    plan_book.record(hint, a_result(rate=0.5).to_json(), 1.0)
     entry = PlanBookEntry.objects.get()
     assert entry.slip_rate == 0.12
     at_default = plan_book.book_key(

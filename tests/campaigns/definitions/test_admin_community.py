@@ -22,19 +22,6 @@ RIVAL: list[dict[str, Any]] = [{"kind": "strictly_rising"}]
 URL = "/admin/campaigns/communitydefinition/"
 
 
-@pytest.fixture
-def staff(db: None) -> Client:
-    client = Client()
-    client.force_login(User.objects.create_superuser("root", "root@example.org", "password"))
-    return client
-
-
-@pytest.fixture
-def at_chapter_2(group: Group) -> Group:
-    new_campaign(group, start_chapter=2)
-    return group
-
-
 def typed_elsewhere(rules: list[dict[str, Any]], name: str) -> CommunityDefinition:
     owner = User.objects.create_user(f"owner-{name}")
     other = create_group(owner, name, first_campaign=False)

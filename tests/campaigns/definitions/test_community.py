@@ -44,32 +44,6 @@ def print_of(rules: list[dict[str, Any]], clock_id: str = "2-1") -> str:
     return fingerprint(Clock.from_json(definition(rules, clock_id)))
 
 
-@pytest.fixture
-def table(db: None) -> Callable[..., Group]:
-    """table(name, chapter=2, share=True): another group, at that chapter, owned by a user
-    of its own."""
-    made: list[Group] = []
-
-    def _table(name: str, chapter: int = 2, share: bool = True) -> Group:
-        owner = User.objects.create_user(f"owner-{len(made)}-{name}")
-        group = create_group(owner, name, first_campaign=False)
-        new_campaign(group, start_chapter=chapter)
-        if not share:
-            group.share_with_community = False
-            group.save(update_fields=["share_with_community"])
-        made.append(group)
-        return group
-
-    return _table
-
-
-@pytest.fixture
-def at_chapter_2(group: Group) -> Group:
-    """The cast's group (Alice owner, Bob member, Dave viewer) playing chapter 2."""
-    new_campaign(group, start_chapter=2)
-    return group
-
-
 def typed(group: Group, rules: list[dict[str, Any]], clock_id: str = "2-1") -> ClockTranscription:
     return transcribe(group, clock_id, definition(rules, clock_id), None)
 
@@ -78,13 +52,13 @@ def typed(group: Group, rules: list[dict[str, Any]], clock_id: str = "2-1") -> C
 
 
 def test_three_tables_typing_the_same_rules_in_any_order_confirm_them(
-    at_chapter_2: Group, table: Callable[..., Group]
+    at_chapter_2: Group, another_table: Callable[..., Group]
 ) -> None:
-    typed(table("A"), RULES)
-    typed(table("B"), REORDERED)
+    typed(another_table("A"), RULES)
+    typed(another_table("B"), REORDERED)
     shared = community.shared_definitions(at_chapter_2, "2-1")
     assert [(s.fingerprint, s.groups, s.confirmed) for s in shared] == [(print_of(RULES), 2, False)]
-    typed(table("C"), RULES)
+    typed(another_table("C"), RULES)
     (shared_now,) = community.shared_definitions(at_chapter_2, "2-1")
     assert shared_now.groups == 3 and shared_now.confirmed
     assert shared_now.to_json()["definition"]["rules"] == [
@@ -103,7 +77,7 @@ def one_persons_three_tables_typed(rules: list[dict[str, Any]]) -> None:
 
 
 def test_three_tables_of_one_person_do_not_confirm_their_rules(
-    at_chapter_2: Group, table: Callable[..., Group]
+    at_chapter_2: Group, another_table: Callable[..., Group]
 ) -> None:
     one_persons_three_tables_typed(RULES)
     (shared,) = community.shared_definitions(at_chapter_2, "2-1")
@@ -113,40 +87,40 @@ def test_three_tables_of_one_person_do_not_confirm_their_rules(
 
 
 def test_the_prefill_fills_only_rules_confirmed_by_people_with_nothing_in_common(
-    at_chapter_2: Group, table: Callable[..., Group]
+    at_chapter_2: Group, another_table: Callable[..., Group]
 ) -> None:
     from solver.prefill import community_games
 
     one_persons_three_tables_typed(RULES)
     assert community_games() == []  # one person's three tables confirm nothing
     for name in ("A", "B", "C"):
-        typed(table(name), RULES)
+        typed(another_table(name), RULES)
     assert [game.label for game in community_games()] == [f"2-1 {print_of(RULES)}"]
 
 
 def test_tables_sharing_a_writing_member_count_as_one_confirmation(
-    at_chapter_2: Group, table: Callable[..., Group]
+    at_chapter_2: Group, another_table: Callable[..., Group]
 ) -> None:
     User.objects.create_user("everywhere")
-    sharing = [table(name) for name in ("A", "B", "C")]
+    sharing = [another_table(name) for name in ("A", "B", "C")]
     for group in sharing:
         add_member(group, "everywhere", "member")
         typed(group, RULES)
-    typed(table("D"), RULES)
+    typed(another_table("D"), RULES)
     (shared,) = community.shared_definitions(at_chapter_2, "2-1")
     assert shared.groups == 4 and not shared.confirmed  # D and one of A, B, C: two
-    typed(table("E"), RULES)
+    typed(another_table("E"), RULES)
     (shared,) = community.shared_definitions(at_chapter_2, "2-1")
     assert shared.confirmed  # D, E and one of A, B, C: three tables of different people
     assert played_definition(at_chapter_2, "2-1", community=True).source == "community"
 
 
 def test_a_viewer_in_every_table_does_not_stop_a_confirmation(
-    at_chapter_2: Group, table: Callable[..., Group]
+    at_chapter_2: Group, another_table: Callable[..., Group]
 ) -> None:
     User.objects.create_user("watcher")
     for name in ("A", "B", "C"):
-        group = table(name)
+        group = another_table(name)
         add_member(group, "watcher", "viewer")
         typed(group, RULES)
     (shared,) = community.shared_definitions(at_chapter_2, "2-1")
@@ -161,12 +135,12 @@ def test_independent_needs_that_many_groups_with_no_person_in_common() -> None:
 
 
 def test_adoption_never_raises_the_count(
-    at_chapter_2: Group, table: Callable[..., Group], alice: User
+    at_chapter_2: Group, another_table: Callable[..., Group], alice: User
 ) -> None:
-    typed(table("A"), RULES)
-    typed(table("B"), RULES)
+    typed(another_table("A"), RULES)
+    typed(another_table("B"), RULES)
     for name in ("C", "D", "E"):
-        community.adopt(table(name), "2-1", print_of(RULES), None)
+        community.adopt(another_table(name), "2-1", print_of(RULES), None)
     row = community.adopt(at_chapter_2, "2-1", print_of(RULES), alice)
     assert row.adopted and row.latest and row.version == 1
     (shared,) = community.shared_definitions(at_chapter_2, "2-1")
@@ -174,9 +148,9 @@ def test_adoption_never_raises_the_count(
 
 
 def test_retyping_an_adopted_definition_stays_adopted(
-    at_chapter_2: Group, table: Callable[..., Group]
+    at_chapter_2: Group, another_table: Callable[..., Group]
 ) -> None:
-    typed(table("A"), RULES)
+    typed(another_table("A"), RULES)
     community.adopt(at_chapter_2, "2-1", print_of(RULES), None)
     typed(at_chapter_2, OTHER_RULES)
     again = typed(at_chapter_2, REORDERED)
@@ -186,12 +160,12 @@ def test_retyping_an_adopted_definition_stays_adopted(
 
 
 def test_only_each_groups_latest_version_counts(
-    at_chapter_2: Group, table: Callable[..., Group]
+    at_chapter_2: Group, another_table: Callable[..., Group]
 ) -> None:
-    changed_mind = table("A")
+    changed_mind = another_table("A")
     typed(changed_mind, RULES)
     typed(changed_mind, OTHER_RULES)
-    typed(table("B"), RULES)
+    typed(another_table("B"), RULES)
     counts = {s.fingerprint: s.groups for s in community.shared_definitions(at_chapter_2, "2-1")}
     assert counts == {print_of(RULES): 1, print_of(OTHER_RULES): 1}
     assert ClockTranscription.objects.filter(group=changed_mind, latest=True).count() == 1
@@ -203,7 +177,7 @@ def test_a_definition_only_my_table_typed_is_not_listed(at_chapter_2: Group) -> 
 
 
 def test_the_list_costs_the_same_queries_for_two_or_forty_tables(
-    at_chapter_2: Group, table: Callable[..., Group]
+    at_chapter_2: Group, another_table: Callable[..., Group]
 ) -> None:
     def queries() -> int:
         with CaptureQueriesContext(connection) as captured:
@@ -211,11 +185,14 @@ def test_the_list_costs_the_same_queries_for_two_or_forty_tables(
         return len(captured.captured_queries)
 
     for name in ("A", "B", "C"):  # three, so that the people behind RULES are read too
-        typed(table(name), RULES)
-    typed(table("D"), OTHER_RULES)
+        typed(another_table(name), RULES)
+    typed(another_table("D"), OTHER_RULES)
     few = queries()
     for n in range(38):
-        typed(table(f"T{n}"), [*RULES, {"kind": "max_cards", "segment": 1, "count": n % 5 + 2}])
+        typed(
+            another_table(f"T{n}"),
+            [*RULES, {"kind": "max_cards", "segment": 1, "count": n % 5 + 2}],
+        )
     assert len(community.shared_definitions(at_chapter_2, "2-1")) == 7
     assert queries() == few
 
@@ -225,9 +202,9 @@ def test_the_list_costs_the_same_queries_for_two_or_forty_tables(
 
 @pytest.mark.parametrize("role", ["owner", "member", "viewer"])
 def test_a_clock_of_a_chapter_not_opened_is_404_for_every_role(
-    api_as: ApiAs, at_chapter_2: Group, table: Callable[..., Group], role: str
+    api_as: ApiAs, at_chapter_2: Group, another_table: Callable[..., Group], role: str
 ) -> None:
-    typed(table("A", chapter=3), RULES, "3-1")
+    typed(another_table("A", chapter=3), RULES, "3-1")
     assert api_as(role).get(f"/api/groups/{at_chapter_2.pk}/community/3-1/").status_code == 404
     assert api_as(role).get(f"/api/groups/{at_chapter_2.pk}/community/2-1/").status_code == 200
     response = api_as(role).post(
@@ -239,9 +216,9 @@ def test_a_clock_of_a_chapter_not_opened_is_404_for_every_role(
 
 
 def test_an_outsider_sees_nothing(
-    api_as: ApiAs, at_chapter_2: Group, table: Callable[..., Group]
+    api_as: ApiAs, at_chapter_2: Group, another_table: Callable[..., Group]
 ) -> None:
-    typed(table("A"), RULES)
+    typed(another_table("A"), RULES)
     assert (
         api_as("outsider").get(f"/api/groups/{at_chapter_2.pk}/community/2-1/").status_code == 404
     )
@@ -254,11 +231,11 @@ def test_an_outsider_sees_nothing(
 
 
 def test_a_table_that_opts_out_neither_shares_nor_sees(
-    at_chapter_2: Group, table: Callable[..., Group]
+    at_chapter_2: Group, another_table: Callable[..., Group]
 ) -> None:
-    quiet = table("Quiet", share=False)
+    quiet = another_table("Quiet", share=False)
     typed(quiet, RULES)
-    typed(table("A"), OTHER_RULES)
+    typed(another_table("A"), OTHER_RULES)
     assert [s.fingerprint for s in community.shared_definitions(at_chapter_2, "2-1")] == [
         print_of(OTHER_RULES)
     ]
@@ -271,12 +248,12 @@ def test_a_table_that_opts_out_neither_shares_nor_sees(
 
 
 def test_the_list_api_answers_each_definition_with_its_tables(
-    api_as: ApiAs, at_chapter_2: Group, table: Callable[..., Group]
+    api_as: ApiAs, at_chapter_2: Group, another_table: Callable[..., Group]
 ) -> None:
     for name in "ABC":
-        typed(table(name), RULES)
+        typed(another_table(name), RULES)
     typed(at_chapter_2, RULES)
-    typed(table("D"), OTHER_RULES)
+    typed(another_table("D"), OTHER_RULES)
     response = api_as("viewer").get(f"/api/groups/{at_chapter_2.pk}/community/2-1/")
     assert response.status_code == 200
     first, second = response.json()
@@ -287,9 +264,9 @@ def test_the_list_api_answers_each_definition_with_its_tables(
 
 
 def test_adopting_records_a_new_adopted_version_equal_to_the_definition(
-    api_as: ApiAs, at_chapter_2: Group, table: Callable[..., Group]
+    api_as: ApiAs, at_chapter_2: Group, another_table: Callable[..., Group]
 ) -> None:
-    typed(table("A"), REORDERED)
+    typed(another_table("A"), REORDERED)
     typed(at_chapter_2, OTHER_RULES)
     response = api_as("member").post(
         f"/api/groups/{at_chapter_2.pk}/transcriptions/adopt/",
@@ -329,9 +306,9 @@ def test_adopting_answers_only_post(api_as: ApiAs, at_chapter_2: Group) -> None:
 
 
 def test_a_viewer_may_not_adopt(
-    api_as: ApiAs, at_chapter_2: Group, table: Callable[..., Group]
+    api_as: ApiAs, at_chapter_2: Group, another_table: Callable[..., Group]
 ) -> None:
-    typed(table("A"), RULES)
+    typed(another_table("A"), RULES)
     response = api_as("viewer").post(
         f"/api/groups/{at_chapter_2.pk}/transcriptions/adopt/",
         {"clock": "2-1", "fingerprint": print_of(RULES)},
@@ -364,9 +341,9 @@ def test_a_definition_outside_the_rule_vocabulary_is_400_in_the_readers_language
 
 
 def test_a_member_reports_a_definition_with_a_reason(
-    api_as: ApiAs, at_chapter_2: Group, table: Callable[..., Group], bob: User
+    api_as: ApiAs, at_chapter_2: Group, another_table: Callable[..., Group], bob: User
 ) -> None:
-    typed(table("A"), RULES)
+    typed(another_table("A"), RULES)
     url = f"/api/groups/{at_chapter_2.pk}/community/2-1/{print_of(RULES)}/report/"
     assert api_as("member").post(url, {"reason": " "}, format="json").status_code == 400
     assert api_as("viewer").post(url, {"reason": "Wrong"}, format="json").status_code == 403
@@ -388,9 +365,9 @@ def test_a_member_reports_a_definition_with_a_reason(
 
 
 def test_a_hidden_definition_is_offered_to_nobody(
-    at_chapter_2: Group, table: Callable[..., Group]
+    at_chapter_2: Group, another_table: Callable[..., Group]
 ) -> None:
-    typed(table("A"), RULES)
+    typed(another_table("A"), RULES)
     community.hide(CommunityDefinition.objects.get(fingerprint=print_of(RULES)))
     assert community.shared_definitions(at_chapter_2, "2-1") == []
     with pytest.raises(NotVisible):
@@ -398,10 +375,10 @@ def test_a_hidden_definition_is_offered_to_nobody(
 
 
 def test_a_promoted_definition_is_played_like_a_shipped_one(
-    at_chapter_2: Group, table: Callable[..., Group]
+    at_chapter_2: Group, another_table: Callable[..., Group]
 ) -> None:
-    typed(table("A"), OTHER_RULES)
-    typed(table("B"), RULES)
+    typed(another_table("A"), OTHER_RULES)
+    typed(another_table("B"), RULES)
     community.promote(CommunityDefinition.objects.get(fingerprint=print_of(OTHER_RULES)))
     community.promote(CommunityDefinition.objects.get(fingerprint=print_of(RULES)))
     assert CommunityDefinition.objects.filter(promoted=True).count() == 1
@@ -415,12 +392,12 @@ def test_a_promoted_definition_is_played_like_a_shipped_one(
 
 
 def test_the_best_definition_offers_a_confirmed_one_only(
-    at_chapter_2: Group, table: Callable[..., Group]
+    at_chapter_2: Group, another_table: Callable[..., Group]
 ) -> None:
-    typed(table("A"), RULES)
-    typed(table("B"), RULES)
+    typed(another_table("A"), RULES)
+    typed(another_table("B"), RULES)
     assert played_definition(at_chapter_2, "2-1", community=True).source == "shipped"
-    typed(table("C"), RULES)
+    typed(another_table("C"), RULES)
     choice = played_definition(at_chapter_2, "2-1", community=True)
     assert (choice.source, choice.fingerprint, choice.groups) == ("community", print_of(RULES), 3)
     assert played_definition(at_chapter_2, "2-1").source == "shipped"
@@ -440,9 +417,9 @@ def test_a_clock_has_at_most_40_rules(at_chapter_2: Group) -> None:
 
 
 def test_a_user_saving_too_many_versions_in_an_hour_is_told_to_wait(
-    api_as: ApiAs, at_chapter_2: Group, alice: User, table: Callable[..., Group]
+    api_as: ApiAs, at_chapter_2: Group, alice: User, another_table: Callable[..., Group]
 ) -> None:
-    typed(table("A"), RULES)
+    typed(another_table("A"), RULES)
     ClockTranscription.objects.bulk_create(
         ClockTranscription(
             group=at_chapter_2,

@@ -12,7 +12,6 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from campaigns.definitions.services import transcribe
-from campaigns.groups.services import create_group, new_campaign
 from campaigns.models import ClockTranscription, DefinitionReport, Group
 from rules.canonical import fingerprint
 from rules.clock import Clock
@@ -30,30 +29,6 @@ RIVAL: list[dict[str, Any]] = [
 
 def print_of(rules: list[dict[str, Any]], clock_id: str = "2-1") -> str:
     return fingerprint(Clock.from_json({"id": clock_id, "rules": rules}))
-
-
-@pytest.fixture
-def tables(db: None) -> Callable[..., None]:
-    """tables(rules, n, clock_id="2-1", chapter=2): n other tables type these rules."""
-    count = [0]
-
-    def _tables(
-        rules: list[dict[str, Any]], n: int, clock_id: str = "2-1", chapter: int = 2
-    ) -> None:
-        for _ in range(n):
-            count[0] += 1
-            owner = User.objects.create_user(f"other-{count[0]}")
-            other = create_group(owner, f"Table {count[0]}", first_campaign=False)
-            new_campaign(other, start_chapter=chapter)
-            transcribe(other, clock_id, {"rules": rules}, owner)
-
-    return _tables
-
-
-@pytest.fixture
-def at_chapter_2(group: Group) -> Group:
-    new_campaign(group, start_chapter=2)
-    return group
 
 
 def test_the_clock_page_draws_competing_definitions_with_the_differences(

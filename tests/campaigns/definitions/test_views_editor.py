@@ -14,30 +14,32 @@ from campaigns.models import ClockTranscription, Group
 
 pytestmark = pytest.mark.django_db
 AsRole = Callable[[str], Client]
-PageUrl = Callable[..., str]  # the page fixture (tests/campaigns/conftest.py)
+PageUrl = Callable[..., str]  # the group_url fixture (tests/campaigns/conftest.py)
 
 
-def test_the_editor_names_rule_kinds_in_words(page: PageUrl, group: Group, as_role: AsRole) -> None:
-    body = as_role("owner").get(page(group, "clocks/1-2/edit/")).content.decode()
+def test_the_editor_names_rule_kinds_in_words(
+    group_url: PageUrl, group: Group, as_role: AsRole
+) -> None:
+    body = as_role("owner").get(group_url(group, "clocks/1-2/edit/")).content.decode()
     assert '<option value="value_range">A segment&#x27;s value between two numbers' in body
 
 
 def test_the_editor_labels_the_parameters_in_words(
-    page: PageUrl, group: Group, as_role: AsRole
+    group_url: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     body = (
         as_role("owner")
-        .post(page(group, "clocks/1-2/edit/"), {"start": 1, "new_kind": "value_range"})
+        .post(group_url(group, "clocks/1-2/edit/"), {"start": 1, "new_kind": "value_range"})
         .content.decode()
     )
     assert '<label for="p_min">Lowest value</label>' in body
 
 
 def test_the_editor_keeps_what_was_typed_when_it_refuses_a_rule(
-    page: PageUrl, group: Group, as_role: AsRole
+    group_url: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     response = as_role("owner").post(
-        page(group, "clocks/1-2/edit/"),
+        group_url(group, "clocks/1-2/edit/"),
         {
             "start": 1,
             "new_kind": "value_range",
@@ -54,12 +56,12 @@ def test_the_editor_keeps_what_was_typed_when_it_refuses_a_rule(
 
 
 def test_the_editor_names_a_bad_parameter_in_words(
-    page: PageUrl, group: Group, as_role: AsRole
+    group_url: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     body = (
         as_role("owner")
         .post(
-            page(group, "clocks/1-2/edit/"),
+            group_url(group, "clocks/1-2/edit/"),
             {"start": 1, "new_kind": "value_range", "p_segment": 2, "p_min": "x", "action": "add"},
         )
         .content.decode()
@@ -68,10 +70,10 @@ def test_the_editor_names_a_bad_parameter_in_words(
 
 
 def test_saving_with_a_rule_still_in_add_a_rule_saves_that_rule_too(
-    page: PageUrl, group: Group, as_role: AsRole
+    group_url: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     response = as_role("owner").post(
-        page(group, "clocks/1-2/edit/"),
+        group_url(group, "clocks/1-2/edit/"),
         {"start": 1, "new_kind": "card_count", "p_segment": 6, "p_count": 3, "action": "save"},
     )
     assert response.status_code == 302
@@ -80,23 +82,23 @@ def test_saving_with_a_rule_still_in_add_a_rule_saves_that_rule_too(
 
 
 def test_saving_with_a_bad_rule_in_add_a_rule_saves_nothing(
-    page: PageUrl, group: Group, as_role: AsRole
+    group_url: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     response = as_role("owner").post(
-        page(group, "clocks/1-2/edit/"),
+        group_url(group, "clocks/1-2/edit/"),
         {"start": 1, "new_kind": "forbidden_values", "p_values": "3, x", "action": "save"},
     )
     assert response.status_code == 400 and not group.transcriptions.exists()
 
 
 def test_a_double_tap_on_save_makes_one_version(
-    page: PageUrl, group: Group, as_role: AsRole
+    group_url: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     rule = '{"kind": "card_count", "segment": 6, "count": 3}'
     for _ in range(2):
         response = client.post(
-            page(group, "clocks/1-2/edit/"),
+            group_url(group, "clocks/1-2/edit/"),
             {"start": 1, "cap_lifted": "on", "rules": rule, "action": "save"},
         )
         assert response.status_code == 302
@@ -104,20 +106,22 @@ def test_a_double_tap_on_save_makes_one_version(
 
 
 def test_saving_a_changed_clock_makes_a_new_version(
-    page: PageUrl, group: Group, as_role: AsRole
+    group_url: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     client = as_role("owner")
     for start in (1, 2):
-        client.post(page(group, "clocks/1-2/edit/"), {"start": start, "action": "save"})
+        client.post(group_url(group, "clocks/1-2/edit/"), {"start": start, "action": "save"})
     assert group.transcriptions.filter(clock_id="1-2").count() == 2
 
 
 def test_the_editor_redraws_the_clock_as_the_user_edits(
-    page: PageUrl, group: Group, as_role: AsRole
+    group_url: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     rule = json.dumps({"kind": "card_count", "segment": 2, "count": 2})
     response = as_role("member").post(
-        page(group, "clocks/5-1/edit/"), {"start": 3, "rules": rule}, headers={"HX-Request": "true"}
+        group_url(group, "clocks/5-1/edit/"),
+        {"start": 3, "rules": rule},
+        headers={"HX-Request": "true"},
     )
     content = response.content.decode()
     assert content.lstrip().startswith('<form class="grid grid-2 editor"')
@@ -126,53 +130,59 @@ def test_the_editor_redraws_the_clock_as_the_user_edits(
 
 
 def test_the_editor_shows_the_inputs_of_the_chosen_kind(
-    page: PageUrl, group: Group, as_role: AsRole
+    group_url: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     response = as_role("member").post(
-        page(group, "clocks/5-1/edit/"), {"start": 1, "rules": "", "new_kind": "value_range"}
+        group_url(group, "clocks/5-1/edit/"), {"start": 1, "rules": "", "new_kind": "value_range"}
     )
     for name in ("p_segment", "p_min", "p_max"):
         assert f'name="{name}"' in response.content.decode()
 
 
-def test_the_editor_adds_and_removes_a_rule(page: PageUrl, group: Group, as_role: AsRole) -> None:
+def test_the_editor_adds_and_removes_a_rule(
+    group_url: PageUrl, group: Group, as_role: AsRole
+) -> None:
     client = as_role("member")
     data = {"start": 1, "rules": "", "new_kind": "card_count", "p_segment": 4, "p_count": 2}
-    added = client.post(page(group, "clocks/5-1/edit/"), {**data, "action": "add"})
+    added = client.post(group_url(group, "clocks/5-1/edit/"), {**data, "action": "add"})
     assert added.status_code == 200
     assert added.context["form"]["rules"].value() == (
         '{"kind": "card_count", "segment": 4, "count": 2}'
     )
     removed = client.post(
-        page(group, "clocks/5-1/edit/"),
+        group_url(group, "clocks/5-1/edit/"),
         {"start": 1, "rules": added.context["form"]["rules"].value(), "remove": "0"},
     )
     assert removed.context["form"]["rules"].value() == ""
 
 
-def test_the_editor_explains_a_bad_new_rule(page: PageUrl, group: Group, as_role: AsRole) -> None:
+def test_the_editor_explains_a_bad_new_rule(
+    group_url: PageUrl, group: Group, as_role: AsRole
+) -> None:
     data = {"start": 1, "rules": "", "new_kind": "card_count", "p_segment": 4, "p_count": "99"}
-    response = as_role("member").post(page(group, "clocks/5-1/edit/"), {**data, "action": "add"})
+    response = as_role("member").post(
+        group_url(group, "clocks/5-1/edit/"), {**data, "action": "add"}
+    )
     assert response.status_code == 400 and response.context["new_rule_error"]
     assert response.context["form"]["rules"].value() == ""
 
 
 def test_the_editor_refuses_to_save_broken_rules(
-    page: PageUrl, group: Group, as_role: AsRole
+    group_url: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     response = as_role("member").post(
-        page(group, "clocks/5-1/edit/"),
+        group_url(group, "clocks/5-1/edit/"),
         {"start": 1, "rules": '{"kind": "card_count"}', "action": "save"},
     )
     assert response.status_code == 400 and b"count" in response.content
     assert not ClockTranscription.objects.exists()
 
 
-def test_the_editor_saves_a_new_version(page: PageUrl, group: Group, as_role: AsRole) -> None:
+def test_the_editor_saves_a_new_version(group_url: PageUrl, group: Group, as_role: AsRole) -> None:
     client = as_role("member")
     for start in (2, 3):
         response = client.post(
-            page(group, "clocks/5-1/edit/"), {"start": start, "rules": "", "action": "save"}
+            group_url(group, "clocks/5-1/edit/"), {"start": start, "rules": "", "action": "save"}
         )
         assert response.status_code == 302
     choice = played_definition(group, "5-1")
@@ -181,12 +191,12 @@ def test_the_editor_saves_a_new_version(page: PageUrl, group: Group, as_role: As
 
 
 def test_saving_the_editor_twice_keeps_one_version(
-    page: PageUrl, group: Group, as_role: AsRole
+    group_url: PageUrl, group: Group, as_role: AsRole
 ) -> None:
     client = as_role("member")
     for _tap in range(2):
         response = client.post(
-            page(group, "clocks/5-1/edit/"), {"start": 2, "rules": "", "action": "save"}
+            group_url(group, "clocks/5-1/edit/"), {"start": 2, "rules": "", "action": "save"}
         )
         assert response.status_code == 302
     assert "Nothing changed: still version 1." in client.get(response["Location"]).text

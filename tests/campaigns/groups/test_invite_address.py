@@ -4,9 +4,7 @@ domain, HTTPS. The join page, reached over plain HTTP, offers the trust step and
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,23 +15,6 @@ from campaigns.models import Group
 
 pytestmark = pytest.mark.django_db
 
-PEM = (
-    "-----BEGIN CERTIFICATE-----\n"
-    + base64.encodebytes(b"0\x82 not a real certificate").decode()
-    + "-----END CERTIFICATE-----\n"
-)
-
-
-@pytest.fixture
-def serve(settings: Any, tmp_path: Path) -> None:
-    """`make serve`'s settings: its two ports, a local CA, no domain."""
-    settings.ALLOWED_HOSTS = ["192.0.2.2", "[fd00::2]", "testserver"]
-    settings.DOMAIN = ""
-    settings.HTTPS_PORT = 8443
-    settings.PLAIN_HTTP_PORT = 8000
-    settings.LOCAL_CA_CERT = tmp_path / "root.crt"
-    settings.LOCAL_CA_CERT.write_text(PEM)
-
 
 def _members(client: Client, group: Group, host: str, secure: bool) -> str:
     response = client.get(f"/groups/{group.pk}/members/", headers={"Host": host}, secure=secure)
@@ -42,21 +23,21 @@ def _members(client: Client, group: Group, host: str, secure: bool) -> str:
 
 
 def test_over_make_serve_s_https_the_invite_leads_to_plain_http(
-    serve: None, group: Group, alice: User, login: Callable[[User], Client]
+    serve_settings: None, group: Group, alice: User, login: Callable[[User], Client]
 ) -> None:
     invite = _members(login(alice), group, "192.0.2.2:8443", secure=True)
     assert invite == f"http://192.0.2.2:8000/join/{group.invite_token}/"
 
 
 def test_an_ipv6_host_keeps_its_brackets(
-    serve: None, group: Group, alice: User, login: Callable[[User], Client]
+    serve_settings: None, group: Group, alice: User, login: Callable[[User], Client]
 ) -> None:
     invite = _members(login(alice), group, "[fd00::2]:8443", secure=True)
     assert invite == f"http://[fd00::2]:8000/join/{group.invite_token}/"
 
 
 def test_over_plain_http_the_invite_stays_there(
-    serve: None, group: Group, alice: User, login: Callable[[User], Client]
+    serve_settings: None, group: Group, alice: User, login: Callable[[User], Client]
 ) -> None:
     invite = _members(login(alice), group, "192.0.2.2:8000", secure=False)
     assert invite == f"http://192.0.2.2:8000/join/{group.invite_token}/"
@@ -72,7 +53,7 @@ def test_with_a_real_domain_the_invite_is_https(
 
 
 def test_table_mode_s_qr_code_carries_the_same_plain_http_link(
-    serve: None, group: Group, alice: User, login: Callable[[User], Client]
+    serve_settings: None, group: Group, alice: User, login: Callable[[User], Client]
 ) -> None:
     response = login(alice).get(
         f"/groups/{group.pk}/table/", headers={"Host": "192.0.2.2:8443"}, secure=True
@@ -82,7 +63,11 @@ def test_table_mode_s_qr_code_carries_the_same_plain_http_link(
 
 @pytest.mark.parametrize("signed_in", [True, False])
 def test_the_join_page_over_plain_http_offers_the_trust_step_and_https(
-    serve: None, group: Group, charlie: User, login: Callable[[User], Client], signed_in: bool
+    serve_settings: None,
+    group: Group,
+    charlie: User,
+    login: Callable[[User], Client],
+    signed_in: bool,
 ) -> None:
     client = login(charlie) if signed_in else Client()
     join = f"/join/{group.invite_token}/"
@@ -92,7 +77,7 @@ def test_the_join_page_over_plain_http_offers_the_trust_step_and_https(
 
 
 def test_the_join_page_over_https_offers_no_switch(
-    serve: None, group: Group, charlie: User, login: Callable[[User], Client]
+    serve_settings: None, group: Group, charlie: User, login: Callable[[User], Client]
 ) -> None:
     join = f"/join/{group.invite_token}/"
     html = login(charlie).get(join, headers={"Host": "192.0.2.2:8443"}, secure=True)

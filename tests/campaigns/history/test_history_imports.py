@@ -99,13 +99,6 @@ def test_an_inline_import_killed_part_way_leaves_no_group(tmp_path: Path) -> Non
     assert manage("shell", "-v", "0", "-c", count).stdout.split() == ["0"]
 
 
-@pytest.fixture
-def long_imports(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Any history of more than 3 events is long; batches of 2 events."""
-    settings.IMPORT_INLINE_EVENTS = 3
-    monkeypatch.setattr(imports, "IMPORT_BATCH", 2)
-
-
 @pytest.mark.django_db
 def test_a_short_history_is_still_imported_in_the_request(
     api: Callable[[User], APIClient], alice: User, settings: Any

@@ -5,8 +5,7 @@ nothing."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -26,14 +25,9 @@ from campaigns.groups.services import (
 from campaigns.models import Attempt, Campaign, Group, Membership, Session
 from campaigns.play import services as play_services
 from campaigns.play.services import record_attempt, skip
+from tests.campaigns.play.conftest import OnCommit, _live
 
 pytestmark = pytest.mark.django_db
-
-OnCommit = Callable[..., AbstractContextManager[Any]]
-
-
-def _live(group: Group) -> str:
-    return f"/groups/{group.pk}/live/"
 
 
 def _board_version(client: Client, group: Group) -> str:
@@ -41,13 +35,6 @@ def _board_version(client: Client, group: Group) -> str:
     match = re.search(r'data-live-version="([^"]+)"', page)
     assert match
     return match[1]
-
-
-@pytest.fixture
-def committed(django_capture_on_commit_callbacks: OnCommit) -> Callable[[], Any]:
-    """A block whose changes are committed as far as the live version knows: the version
-    changes when a transaction commits, which a test's own transaction never does."""
-    return lambda: django_capture_on_commit_callbacks(execute=True)
 
 
 # --- the poll ------------------------------------------------------------------------------
@@ -240,11 +227,6 @@ def test_the_version_changes_when_the_change_commits_not_before(
 
 
 # --- who may poll ------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def members_etag(group: Group, as_role: Callable[[str], Client]) -> Iterator[str]:
-    yield as_role("member").get(_live(group))["ETag"]
 
 
 @pytest.mark.parametrize("role", ["outsider", None])

@@ -171,7 +171,7 @@ def test_a_redo_naming_no_undo_is_refused(campaign: Campaign, alice: User) -> No
     ],
 )
 def test_redo_shows_beside_undo_while_there_is_something_to_redo(
-    page: PageUrl,
+    group_url: PageUrl,
     tap: Tap,
     group: Group,
     campaign: Campaign,
@@ -183,41 +183,43 @@ def test_redo_shows_beside_undo_while_there_is_something_to_redo(
     client = as_role("member")
     client.cookies["django_language"] = lang
     tap(client, group, "failed")
-    assert "/redo/" not in client.get(page(group, tail)).content.decode()
+    assert "/redo/" not in client.get(group_url(group, tail)).content.decode()
     event = campaign.events.get()
-    client.post(page(group, "undo/"), {"event": event.pk})
-    content = client.get(page(group, tail)).content.decode()
+    client.post(group_url(group, "undo/"), {"event": event.pk})
+    content = client.get(group_url(group, tail)).content.decode()
     assert label in content and f'name="event" value="{event.pk + 1}"' in content
     tap(client, group, "passed")
-    assert "/redo/" not in client.get(page(group, tail)).content.decode()
+    assert "/redo/" not in client.get(group_url(group, tail)).content.decode()
 
 
 def test_viewers_see_no_redo(
-    page: PageUrl, group: Group, campaign: Campaign, alice: User, as_role: AsRole
+    group_url: PageUrl, group: Group, campaign: Campaign, alice: User, as_role: AsRole
 ) -> None:
     record_attempt(campaign, alice, "1-1", "failed", 3)
     _undo_last(campaign, alice)
-    assert "/redo/" not in as_role("viewer").get(page(group)).content.decode()
+    assert "/redo/" not in as_role("viewer").get(group_url(group)).content.decode()
 
 
 @pytest.mark.parametrize("view", ["", "table"])
 def test_redo_without_javascript_redirects_to_the_board(
-    page: PageUrl, group: Group, campaign: Campaign, alice: User, as_role: AsRole, view: str
+    group_url: PageUrl, group: Group, campaign: Campaign, alice: User, as_role: AsRole, view: str
 ) -> None:
     record_attempt(campaign, alice, "1-1", "failed", 3)
     undone = _undo_last(campaign, alice)
-    response = as_role("member").post(page(group, "redo/"), {"event": undone.pk, "view": view})
-    assert response.status_code == 302 and response["Location"] == page(group, view and "table/")
+    response = as_role("member").post(group_url(group, "redo/"), {"event": undone.pk, "view": view})
+    assert response.status_code == 302 and response["Location"] == group_url(
+        group, view and "table/"
+    )
     assert campaign.attempts.count() == 1
 
 
 def test_redo_with_htmx_swaps_the_board(
-    page: PageUrl, group: Group, campaign: Campaign, alice: User, as_role: AsRole
+    group_url: PageUrl, group: Group, campaign: Campaign, alice: User, as_role: AsRole
 ) -> None:
     record_attempt(campaign, alice, "1-1", "failed", 3)
     undone = _undo_last(campaign, alice)
     response = as_role("member").post(
-        page(group, "redo/"), {"event": undone.pk, "view": "table"}, HTTP_HX_REQUEST="true"
+        group_url(group, "redo/"), {"event": undone.pk, "view": "table"}, HTTP_HX_REQUEST="true"
     )
     assert response.status_code == 200 and "timekeeper:recorded" in response["HX-Trigger"]
     content = response.content.decode()
@@ -227,29 +229,29 @@ def test_redo_with_htmx_swaps_the_board(
 
 @pytest.mark.parametrize("body", [{}, {"event": ""}])
 def test_a_redo_that_names_no_undo_redoes_nothing(
-    page: PageUrl, group: Group, campaign: Campaign, alice: User, as_role: AsRole, body: dict
+    group_url: PageUrl, group: Group, campaign: Campaign, alice: User, as_role: AsRole, body: dict
 ) -> None:
     record_attempt(campaign, alice, "1-1", "failed", 3)
     _undo_last(campaign, alice)
-    response = as_role("member").post(page(group, "redo/"), body)
+    response = as_role("member").post(group_url(group, "redo/"), body)
     assert response.status_code == 409 and "nothing was redone" in response.content.decode()
     assert not campaign.attempts.exists()
 
 
 def test_a_stale_redo_on_the_page_answers_409(
-    page: PageUrl, group: Group, campaign: Campaign, alice: User, as_role: AsRole
+    group_url: PageUrl, group: Group, campaign: Campaign, alice: User, as_role: AsRole
 ) -> None:
     record_attempt(campaign, alice, "1-1", "failed", 3)
     undone = _undo_last(campaign, alice)
     record_attempt(campaign, alice, "1-1", "passed", 3)
-    response = as_role("member").post(page(group, "redo/"), {"event": undone.pk})
+    response = as_role("member").post(group_url(group, "redo/"), {"event": undone.pk})
     assert response.status_code == 409
     assert campaign.attempts.get().outcome == "passed"
 
 
 @pytest.mark.parametrize(("role", "status"), [("viewer", 403), ("outsider", 404)])
 def test_viewers_and_outsiders_cannot_redo(
-    page: PageUrl,
+    group_url: PageUrl,
     group: Group,
     campaign: Campaign,
     alice: User,
@@ -259,14 +261,14 @@ def test_viewers_and_outsiders_cannot_redo(
 ) -> None:
     record_attempt(campaign, alice, "1-1", "failed", 3)
     undone = _undo_last(campaign, alice)
-    for path in (page(group, "redo/"), f"/api/groups/{group.pk}/redo/"):
+    for path in (group_url(group, "redo/"), f"/api/groups/{group.pk}/redo/"):
         assert as_role(role).post(path, {"event": undone.pk}).status_code == status
     assert not campaign.attempts.exists()
 
 
-def test_redo_answers_405_to_get(page: PageUrl, group: Group, as_role: AsRole) -> None:
+def test_redo_answers_405_to_get(group_url: PageUrl, group: Group, as_role: AsRole) -> None:
     client = as_role("owner")
-    assert client.get(page(group, "redo/")).status_code == 405
+    assert client.get(group_url(group, "redo/")).status_code == 405
     assert client.get(f"/api/groups/{group.pk}/redo/").status_code == 405
 
 

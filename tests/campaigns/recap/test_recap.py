@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import struct
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.conf import settings
@@ -16,40 +15,16 @@ from PIL import Image, ImageDraw
 
 from campaigns.groups.services import fill_in_session
 from campaigns.models import Campaign, Group, Session
-from campaigns.play.services import record_attempt, skip
+from campaigns.play.services import record_attempt
 from campaigns.recap import card
 from campaigns.recap.compute import recap_rows, session_recap
-from solver import services as hint_services
-from solver.hint_inputs import parse_input
 
 pytestmark = pytest.mark.django_db
 AsRole = Callable[[str], Client]
 
 
-@pytest.fixture
-def evening(group: Group, campaign: Campaign, alice: User, monkeypatch: Any) -> Session:
-    """Ann, Ben and Cleo: 1-1 failed twice then passed (Ann opened twice), 1-2 failed and
-    skipped, 1-3 passed (Ben opened); one hint for 1-1, finished, followed by its attempt."""
-    monkeypatch.setattr("solver.jobs.app.send_task", lambda *args, **kwargs: None)
-    players = list(group.players.order_by("name"))
-    ann, ben = players[0], players[1]
-    session = fill_in_session(campaign, players)
-    record_attempt(campaign, alice, "1-1", "failed", 3, opener=ann)
-    hint, _created = hint_services.request_hint(
-        alice, parse_input("1-1", "SSMM/MMSS/SMSM", None), group=group, campaign=campaign
-    )
-    done = type(hint).Status.DONE
-    type(hint).objects.filter(pk=hint.pk).update(status=done, result={"pass_rate": 0.62})
-    record_attempt(campaign, alice, "1-1", "failed", 3, opener=ann)
-    record_attempt(campaign, alice, "1-1", "passed", 3)
-    record_attempt(campaign, alice, "1-2", "failed", 3)
-    skip(campaign, alice, "1-2")
-    record_attempt(campaign, alice, "1-3", "passed", 3, opener=ben)
-    return session
-
-
-def test_the_recap_adds_up_the_evening(evening: Session) -> None:
-    recap = session_recap(evening)
+def test_the_recap_adds_up_the_evening(recap_evening: Session) -> None:
+    recap = session_recap(recap_evening)
     assert (recap.passed, recap.failed, recap.chapter) == (2, 3, 1)
     assert recap.bonus_tokens == 0 + 1 + 2 + 0 + 0  # the tokens each attempt was played with
     assert recap.sleeve == ["1-2"]
@@ -59,9 +34,9 @@ def test_the_recap_adds_up_the_evening(evening: Session) -> None:
     assert recap.players == ["Ann", "Ben", "Cleo"]
 
 
-def test_the_recap_is_worded_in_the_readers_language(evening: Session) -> None:
+def test_the_recap_is_worded_in_the_readers_language(recap_evening: Session) -> None:
     with translation.override("nl"):
-        rows = {r.label: r.value for r in recap_rows(session_recap(evening))}
+        rows = {r.label: r.value for r in recap_rows(session_recap(recap_evening))}
     assert rows["Moeilijkste klok"] == "1-1, gehaald na 2 mislukkingen"
     assert rows["Klokken"] == "2 gehaald · 3 mislukt"
 
@@ -89,44 +64,48 @@ def _chunks(data: bytes) -> list[bytes]:
 
 @pytest.mark.parametrize("role", ["owner", "member", "viewer"])
 def test_members_get_the_picture_as_a_png_without_metadata(
-    evening: Session, group: Group, as_role: AsRole, role: str
+    recap_evening: Session, group: Group, as_role: AsRole, role: str
 ) -> None:
-    response = as_role(role).get(f"/groups/{group.pk}/sessions/{evening.pk}/recap.png")
+    response = as_role(role).get(f"/groups/{group.pk}/sessions/{recap_evening.pk}/recap.png")
     assert response.status_code == 200 and response["Content-Type"] == "image/png"
-    assert f"timekeeper-recap-{evening.date.isoformat()}.png" in response["Content-Disposition"]
+    assert (
+        f"timekeeper-recap-{recap_evening.date.isoformat()}.png" in response["Content-Disposition"]
+    )
     assert set(_chunks(response.content)) == {b"IHDR", b"IDAT", b"IEND"}  # no eXIf, no text
     image = Image.open(io.BytesIO(response.content))
     assert image.size == (card.WIDTH, card.HEIGHT) and not image.getexif()
 
 
 def test_others_get_404_and_the_signed_out_log_in(
-    evening: Session, group: Group, as_role: AsRole
+    recap_evening: Session, group: Group, as_role: AsRole
 ) -> None:
-    url = f"/groups/{group.pk}/sessions/{evening.pk}/recap.png"
+    url = f"/groups/{group.pk}/sessions/{recap_evening.pk}/recap.png"
     assert as_role("outsider").get(url).status_code == 404
     assert "/login/" in Client().get(url)["Location"]
 
 
 def test_a_session_of_another_group_is_404(
-    evening: Session, group: Group, as_role: AsRole, charlie: User
+    recap_evening: Session, group: Group, as_role: AsRole, charlie: User
 ) -> None:
     from campaigns.groups.services import create_group
 
     other = create_group(charlie, "Elsewhere", ["Zoe"])
-    url = f"/groups/{other.pk}/sessions/{evening.pk}/recap.png"
+    url = f"/groups/{other.pk}/sessions/{recap_evening.pk}/recap.png"
     assert as_role("outsider").get(url).status_code == 404
 
 
-def test_the_picture_answers_405_to_post(evening: Session, group: Group, as_role: AsRole) -> None:
-    url = f"/groups/{group.pk}/sessions/{evening.pk}/recap.png"
+def test_the_picture_answers_405_to_post(
+    recap_evening: Session, group: Group, as_role: AsRole
+) -> None:
+    url = f"/groups/{group.pk}/sessions/{recap_evening.pk}/recap.png"
     assert as_role("owner").post(url).status_code == 405
 
 
-def test_a_japanese_card_has_a_glyph_for_every_character(evening: Session) -> None:
+def test_a_japanese_card_has_a_glyph_for_every_character(recap_evening: Session) -> None:
     """No tofu: every character of the Japanese card is drawn by a glyph of the vendored font,
     not by the box it draws for characters it lacks."""
     with translation.override("ja"):
-        texts = [item.text for item in card.layout(session_recap(evening))]
+        texts = [item.text for item in card.layout(session_recap(recap_evening))]
     font = card._font(40)
 
     def drawn(character: str) -> bytes:
@@ -150,19 +129,19 @@ def test_the_card_uses_the_vendored_font_and_its_licence() -> None:
 
 
 def test_the_session_page_shows_the_card_with_names_escaped(
-    evening: Session, group: Group, as_role: AsRole
+    recap_evening: Session, group: Group, as_role: AsRole
 ) -> None:
     group.players.filter(name="Cleo").update(name="<b>Cleo</b>")
     client = as_role("member")
     client.cookies["django_language"] = "ja"
-    content = client.get(f"/groups/{group.pk}/sessions/{evening.pk}/").content.decode()
+    content = client.get(f"/groups/{group.pk}/sessions/{recap_evening.pk}/").content.decode()
     assert '<svg class="recap-card"' in content and "わたしたちの Take Time の夜" in content
     assert "&lt;b&gt;Cleo&lt;/b&gt;" in content and "<b>Cleo</b>" not in content
-    assert f'href="/groups/{group.pk}/sessions/{evening.pk}/recap.png" download=' in content
+    assert f'href="/groups/{group.pk}/sessions/{recap_evening.pk}/recap.png" download=' in content
 
 
 def test_the_group_page_links_tonights_recap(
-    evening: Session, group: Group, as_role: AsRole
+    recap_evening: Session, group: Group, as_role: AsRole
 ) -> None:
     content = as_role("member").get(f"/groups/{group.pk}/").content.decode()
-    assert f'href="/groups/{group.pk}/sessions/{evening.pk}/#recap"' in content
+    assert f'href="/groups/{group.pk}/sessions/{recap_evening.pk}/#recap"' in content

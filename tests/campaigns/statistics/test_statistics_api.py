@@ -29,13 +29,6 @@ def url(group: Group, tail: str = "statistics/") -> str:
     return f"/api/groups/{group.pk}/{tail}"
 
 
-@pytest.fixture
-def played(group: Group, campaign: Campaign, play: Callable[..., Any]) -> Group:
-    play(campaign, "failed")
-    play(campaign, "passed", players=2)
-    return group
-
-
 FIELDS = {
     "scope": {"campaigns", "players"},
     "totals": {
@@ -70,8 +63,10 @@ FIELDS = {
 }
 
 
-def test_the_answer_has_exactly_the_documented_fields(played: Group, api_as: ApiAs) -> None:
-    data = api_as("owner").get(url(played)).json()
+def test_the_answer_has_exactly_the_documented_fields(
+    two_attempts_played: Group, api_as: ApiAs
+) -> None:
+    data = api_as("owner").get(url(two_attempts_played)).json()
     assert set(data) == {*FIELDS, "by_players", "by_bonus_tokens"}
     for name in ("scope", "totals", "streaks", "hints", "table"):
         assert set(data[name]) == FIELDS[name], name
@@ -89,8 +84,10 @@ def test_the_answer_has_exactly_the_documented_fields(played: Group, api_as: Api
     assert set(data["streaks"]["current"]) == {"outcome", "length"}
 
 
-def test_the_answer_carries_the_figures(played: Group, campaign: Campaign, api_as: ApiAs) -> None:
-    data = api_as("viewer").get(url(played)).json()
+def test_the_answer_carries_the_figures(
+    two_attempts_played: Group, campaign: Campaign, api_as: ApiAs
+) -> None:
+    data = api_as("viewer").get(url(two_attempts_played)).json()
     assert data["scope"] == {"campaigns": [campaign.pk], "players": None}
     assert data["clocks"][0] == {
         "clock": "1-1",
@@ -163,24 +160,26 @@ def test_below_eight_hinted_clocks_the_table_has_no_rate_and_says_how_many_more(
     assert table == {"slip_rate": None, "interval": None, "hinted_attempts": 3, "needed": 5}
 
 
-def test_filters_by_campaign_and_table_size(played: Group, api_as: ApiAs) -> None:
+def test_filters_by_campaign_and_table_size(two_attempts_played: Group, api_as: ApiAs) -> None:
     client = api_as("member")
-    old = played.current_campaign()
-    new = new_campaign(played)
-    assert client.get(url(played), {"players": 2}).json()["totals"]["attempts"] == 0
-    everything = client.get(url(played), {"campaign": "all", "players": "2"}).json()
+    old = two_attempts_played.current_campaign()
+    new = new_campaign(two_attempts_played)
+    assert client.get(url(two_attempts_played), {"players": 2}).json()["totals"]["attempts"] == 0
+    everything = client.get(url(two_attempts_played), {"campaign": "all", "players": "2"}).json()
     assert everything["scope"] == {"campaigns": [old.pk, new.pk], "players": 2}
     assert everything["totals"]["attempts"] == 1
-    assert client.get(url(played), {"campaign": old.pk}).json()["totals"]["attempts"] == 2
+    assert (
+        client.get(url(two_attempts_played), {"campaign": old.pk}).json()["totals"]["attempts"] == 2
+    )
 
 
-def test_the_schema_documents_every_field(api_as: ApiAs, played: Group) -> None:
+def test_the_schema_documents_every_field(api_as: ApiAs, two_attempts_played: Group) -> None:
     schema = api_as("owner").get("/api/schema/", HTTP_ACCEPT="application/json").json()
     components = schema["components"]["schemas"]
     operation = schema["paths"]["/api/groups/{group_id}/statistics/"]["get"]
     assert {p["name"] for p in operation["parameters"]} >= {"campaign", "players"}
     top = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
-    data = api_as("owner").get(url(played)).json()
+    data = api_as("owner").get(url(two_attempts_played)).json()
 
     def check(value: Any, spec: dict[str, Any], where: str) -> None:
         if "$ref" in spec:
@@ -214,27 +213,27 @@ def test_the_schema_documents_every_field(api_as: ApiAs, played: Group) -> None:
 )
 @pytest.mark.parametrize("tail", ["statistics/", "statistics.csv"])
 def test_malformed_parameters_are_a_400_naming_them(
-    played: Group, api_as: ApiAs, params: dict[str, str], field: str, tail: str
+    two_attempts_played: Group, api_as: ApiAs, params: dict[str, str], field: str, tail: str
 ) -> None:
-    response = api_as("owner").get(url(played, tail), params)
+    response = api_as("owner").get(url(two_attempts_played, tail), params)
     assert response.status_code == 400
     assert set(response.json()) == {field} and response.json()[field][0]
 
 
 @pytest.mark.parametrize("tail", ["statistics/", "statistics.csv"])
 def test_a_campaign_of_another_group_or_none_is_a_404(
-    played: Group, api_as: ApiAs, bob: User, tail: str
+    two_attempts_played: Group, api_as: ApiAs, bob: User, tail: str
 ) -> None:
     other = create_group(bob, "Elsewhere").current_campaign()
     client = api_as("owner")
     for campaign in (other.pk, other.pk + 1000, "99999999999999999999999999"):
-        assert client.get(url(played, tail), {"campaign": campaign}).status_code == 404
+        assert client.get(url(two_attempts_played, tail), {"campaign": campaign}).status_code == 404
 
 
-def test_the_refusal_is_in_the_readers_language(played: Group, api_as: ApiAs) -> None:
+def test_the_refusal_is_in_the_readers_language(two_attempts_played: Group, api_as: ApiAs) -> None:
     client = api_as("owner")
-    english = client.get(url(played), {"players": 5}).json()["players"][0]
-    dutch = client.get(url(played), {"players": 5}, HTTP_ACCEPT_LANGUAGE="nl").json()
+    english = client.get(url(two_attempts_played), {"players": 5}).json()["players"][0]
+    dutch = client.get(url(two_attempts_played), {"players": 5}, HTTP_ACCEPT_LANGUAGE="nl").json()
     assert dutch["players"][0] != english
 
 
@@ -244,26 +243,28 @@ def test_the_refusal_is_in_the_readers_language(played: Group, api_as: ApiAs) ->
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("tail", ["statistics/", "statistics.csv"])
 def test_members_read_and_outsiders_get_404(
-    played: Group, api_as: ApiAs, role: str, tail: str
+    two_attempts_played: Group, api_as: ApiAs, role: str, tail: str
 ) -> None:
-    assert api_as(role).get(url(played, tail)).status_code == READ_STATUS[role]
+    assert api_as(role).get(url(two_attempts_played, tail)).status_code == READ_STATUS[role]
 
 
 @pytest.mark.parametrize("tail", ["statistics/", "statistics.csv"])
-def test_writing_is_405(played: Group, api_as: ApiAs, tail: str) -> None:
-    assert api_as("owner").post(url(played, tail)).status_code == 405
+def test_writing_is_405(two_attempts_played: Group, api_as: ApiAs, tail: str) -> None:
+    assert api_as("owner").post(url(two_attempts_played, tail)).status_code == 405
 
 
-def test_anonymous_callers_are_refused(played: Group) -> None:
-    assert APIClient().get(url(played)).status_code in (401, 403)
-    assert APIClient().get(url(played, "statistics.csv")).status_code in (401, 403)
+def test_anonymous_callers_are_refused(two_attempts_played: Group) -> None:
+    assert APIClient().get(url(two_attempts_played)).status_code in (401, 403)
+    assert APIClient().get(url(two_attempts_played, "statistics.csv")).status_code in (401, 403)
 
 
 # --- CSV ----------------------------------------------------------------------------------------
 
 
-def test_the_csv_holds_the_clock_table_then_the_player_table(played: Group, api_as: ApiAs) -> None:
-    response = api_as("viewer").get(url(played, "statistics.csv"), {"campaign": "all"})
+def test_the_csv_holds_the_clock_table_then_the_player_table(
+    two_attempts_played: Group, api_as: ApiAs
+) -> None:
+    response = api_as("viewer").get(url(two_attempts_played, "statistics.csv"), {"campaign": "all"})
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     clocks, players = response.content.decode().split("\r\n\r\n")
     clock_rows = list(csv.reader(io.StringIO(clocks)))
@@ -275,9 +276,11 @@ def test_the_csv_holds_the_clock_table_then_the_player_table(played: Group, api_
     assert [row[1] for row in player_rows[1:]] == ["Ann", "Ben", "Cleo"]
 
 
-def test_a_player_name_cannot_become_a_spreadsheet_formula(played: Group, api_as: ApiAs) -> None:
-    played.players.create(name="=HYPERLINK(1)")
-    text = api_as("owner").get(url(played, "statistics.csv")).content.decode()
+def test_a_player_name_cannot_become_a_spreadsheet_formula(
+    two_attempts_played: Group, api_as: ApiAs
+) -> None:
+    two_attempts_played.players.create(name="=HYPERLINK(1)")
+    text = api_as("owner").get(url(two_attempts_played, "statistics.csv")).content.decode()
     assert ",'=HYPERLINK(1)," in text
 
 

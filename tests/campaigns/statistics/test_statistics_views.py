@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import date
 from html.parser import HTMLParser
 from typing import Any
 
@@ -29,51 +28,46 @@ def page(group: Group) -> str:
     return f"/groups/{group.pk}/statistics/"
 
 
-@pytest.fixture
-def played(group: Group, campaign: Campaign, play: Callable[..., Any]) -> Group:
-    ann, ben = group.players.all()[:2]
-    session = fill_in_session(campaign, [ann, ben], date(2026, 11, 1))
-    for outcome in ("failed", "failed", "failed", "passed", "passed"):
-        play(campaign, outcome, session=session, opener=ann)
-    return group
-
-
 @pytest.mark.parametrize("role", list(READ_STATUS))
 def test_members_see_the_page_and_outsiders_get_404(
-    played: Group, as_role: AsRole, role: str
+    five_attempts_in_a_session: Group, as_role: AsRole, role: str
 ) -> None:
-    assert as_role(role).get(page(played)).status_code == READ_STATUS[role]
+    assert as_role(role).get(page(five_attempts_in_a_session)).status_code == READ_STATUS[role]
 
 
-def test_anonymous_visitors_are_sent_to_log_in(played: Group) -> None:
-    response = Client().get(page(played))
+def test_anonymous_visitors_are_sent_to_log_in(five_attempts_in_a_session: Group) -> None:
+    response = Client().get(page(five_attempts_in_a_session))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
-def test_posting_is_405(played: Group, as_role: AsRole) -> None:
-    assert as_role("owner").post(page(played)).status_code == 405
+def test_posting_is_405(five_attempts_in_a_session: Group, as_role: AsRole) -> None:
+    assert as_role("owner").post(page(five_attempts_in_a_session)).status_code == 405
 
 
 def test_the_heat_map_colours_each_clock_by_its_attempts_to_pass(
-    played: Group, as_role: AsRole
+    five_attempts_in_a_session: Group, as_role: AsRole
 ) -> None:
-    body = as_role("viewer").get(page(played)).content.decode()
+    body = as_role("viewer").get(page(five_attempts_in_a_session)).content.decode()
     assert '<g class="cell heat-4"><title>1-1: passed after 4 attempts</title>' in body
     assert '<g class="cell heat-1"><title>1-2: passed at attempt 1</title>' in body
     assert '<g class="cell unplayed"><title>1-3: not played</title>' in body
     assert '<g class="cell locked"><title>2-1: chapter not opened yet</title>' in body
 
 
-def test_each_chart_has_words_or_a_table_beside_it(played: Group, as_role: AsRole) -> None:
-    body = as_role("owner").get(page(played)).content.decode()
+def test_each_chart_has_words_or_a_table_beside_it(
+    five_attempts_in_a_session: Group, as_role: AsRole
+) -> None:
+    body = as_role("owner").get(page(five_attempts_in_a_session)).content.decode()
     assert body.count('role="img"') == 3  # map, progress, Bonus tokens (no hint yet)
     assert "The clocks as a table" in body
     assert "Campaign 1: 2 clocks passed after 1 session" in body
     assert '<th scope="row">Ann</th>' in body and "2 of 5" in body
 
 
-def test_a_rate_of_no_attempts_is_a_dash_not_zero_percent(played: Group, as_role: AsRole) -> None:
-    body = as_role("owner").get(page(played)).content.decode()
+def test_a_rate_of_no_attempts_is_a_dash_not_zero_percent(
+    five_attempts_in_a_session: Group, as_role: AsRole
+) -> None:
+    body = as_role("owner").get(page(five_attempts_in_a_session)).content.decode()
     tokens = body[body.index('class="chart stats-tokens"') :]
     tokens = tokens[: tokens.index("</svg>")]
     # 3 failures then 2 passes: tokens 0, 1, 2 then 3 face up, then 0 again
@@ -101,7 +95,7 @@ def test_an_empty_campaign_says_what_to_record(group: Group, as_role: AsRole) ->
 
 
 def test_the_community_sentence_compares_with_other_tables(
-    played: Group, as_role: AsRole, bob: User
+    five_attempts_in_a_session: Group, as_role: AsRole, bob: User
 ) -> None:
     for n, tries in enumerate([1, 2, 2, 3, 2]):
         other = create_group(bob, f"Table {n}")
@@ -110,7 +104,7 @@ def test_the_community_sentence_compares_with_other_tables(
             record_attempt(campaign, bob, "1-1", outcome, 3)
             campaign.refresh_from_db()
     refresh_community()
-    body = as_role("owner").get(page(played)).content.decode()
+    body = as_role("owner").get(page(five_attempts_in_a_session)).content.decode()
     assert "<strong>1-1</strong>: you took 4 tries; tables usually take 2" in body
 
 
@@ -118,23 +112,27 @@ def test_the_community_sentence_compares_with_other_tables(
 
 
 def test_the_filters_are_a_plain_get_form_that_htmx_also_drives(
-    played: Group, as_role: AsRole
+    five_attempts_in_a_session: Group, as_role: AsRole
 ) -> None:
-    body = as_role("owner").get(page(played)).content.decode()
+    body = as_role("owner").get(page(five_attempts_in_a_session)).content.decode()
     form = re.search(r"<form method=\"get\"[^>]*>", body)
-    assert form and f'action="{page(played)}"' in form[0] and 'hx-get="' in form[0]
+    assert (
+        form and f'action="{page(five_attempts_in_a_session)}"' in form[0] and 'hx-get="' in form[0]
+    )
     assert '<select name="campaign">' in body and '<select name="players">' in body
 
 
-def test_a_filter_narrows_the_figures(played: Group, as_role: AsRole) -> None:
-    body = as_role("owner").get(page(played), {"players": 2}).content.decode()
+def test_a_filter_narrows_the_figures(five_attempts_in_a_session: Group, as_role: AsRole) -> None:
+    body = as_role("owner").get(page(five_attempts_in_a_session), {"players": 2}).content.decode()
     assert "Campaign 1, 2 players" in body
     assert '<g class="cell unplayed"><title>1-1: not played</title>' in body
 
 
-def test_htmx_gets_only_the_statistics_body(played: Group, as_role: AsRole) -> None:
+def test_htmx_gets_only_the_statistics_body(
+    five_attempts_in_a_session: Group, as_role: AsRole
+) -> None:
     response = as_role("owner").get(
-        page(played), {"campaign": "all"}, headers={"HX-Request": "true"}
+        page(five_attempts_in_a_session), {"campaign": "all"}, headers={"HX-Request": "true"}
     )
     body = response.content.decode()
     assert body.lstrip().startswith('<div id="statistics-body"') and "<html" not in body
@@ -150,25 +148,31 @@ def test_htmx_gets_only_the_statistics_body(played: Group, as_role: AsRole) -> N
     ],
 )
 def test_a_malformed_filter_is_a_400_that_says_why(
-    played: Group, as_role: AsRole, params: dict[str, str], reason: str
+    five_attempts_in_a_session: Group, as_role: AsRole, params: dict[str, str], reason: str
 ) -> None:
-    response = as_role("owner").get(page(played), params)
+    response = as_role("owner").get(page(five_attempts_in_a_session), params)
     assert response.status_code == 400 and reason in response.content.decode()
 
 
-def test_a_campaign_of_another_group_is_a_404(played: Group, as_role: AsRole, bob: User) -> None:
+def test_a_campaign_of_another_group_is_a_404(
+    five_attempts_in_a_session: Group, as_role: AsRole, bob: User
+) -> None:
     other = create_group(bob, "Elsewhere").current_campaign()
     client = as_role("owner")
-    assert client.get(page(played), {"campaign": other.pk}).status_code == 404
-    assert client.get(page(played), {"campaign": other.pk + 99}).status_code == 404
+    assert client.get(page(five_attempts_in_a_session), {"campaign": other.pk}).status_code == 404
+    assert (
+        client.get(page(five_attempts_in_a_session), {"campaign": other.pk + 99}).status_code == 404
+    )
 
 
-def test_the_page_speaks_dutch_and_japanese(played: Group, as_role: AsRole) -> None:
+def test_the_page_speaks_dutch_and_japanese(
+    five_attempts_in_a_session: Group, as_role: AsRole
+) -> None:
     client = as_role("owner")
     client.cookies["django_language"] = "nl"
-    assert "Welke klokken" in client.get(page(played)).content.decode()
+    assert "Welke klokken" in client.get(page(five_attempts_in_a_session)).content.decode()
     client.cookies["django_language"] = "ja"
-    assert "どの時計盤" in client.get(page(played)).content.decode()
+    assert "どの時計盤" in client.get(page(five_attempts_in_a_session)).content.decode()
 
 
 def test_the_page_makes_at_most_13_queries_on_a_long_history(
@@ -189,13 +193,13 @@ def test_the_page_makes_at_most_13_queries_on_a_long_history(
 
 
 def test_a_group_that_does_not_share_is_told_where_to_change_it(
-    played: Group, as_role: AsRole
+    five_attempts_in_a_session: Group, as_role: AsRole
 ) -> None:
-    played.share_with_community = False
-    played.save(update_fields=["share_with_community"])
-    body = as_role("viewer").get(page(played)).content.decode()
+    five_attempts_in_a_session.share_with_community = False
+    five_attempts_in_a_session.save(update_fields=["share_with_community"])
+    body = as_role("viewer").get(page(five_attempts_in_a_session)).content.decode()
     assert "does not share its statistics with other tables" in body
-    assert f'href="/groups/{played.pk}/settings/#sharing"' in body
+    assert f'href="/groups/{five_attempts_in_a_session.pk}/settings/#sharing"' in body
 
 
 # Attributes of an SVG element that hold numbers (a number, a list of them, or "x,y" pairs).

@@ -31,7 +31,7 @@ GAMES = 2000  # games each table plays at each true rate; a group's attempts are
 
 
 @pytest.fixture(scope="module")
-def played() -> Played:
+def curves_and_outcomes() -> Played:
     """Each table's pass curve, and its outcomes on other deals at each true rate."""
     curves, outcomes = [], []
     for clock_id, colours, targets in TABLES:
@@ -51,8 +51,10 @@ def played() -> Played:
     return np.array(curves), np.array(outcomes)
 
 
-def test_a_curve_has_a_chance_per_rate_and_falls_as_the_rate_rises(played: Played) -> None:
-    curves, _ = played
+def test_a_curve_has_a_chance_per_rate_and_falls_as_the_rate_rises(
+    curves_and_outcomes: Played,
+) -> None:
+    curves, _ = curves_and_outcomes
     assert curves.shape == (len(TABLES), len(GRID))
     for curve in curves:
         assert curve[0] > curve[-1] + 0.1
@@ -62,9 +64,9 @@ def test_a_curve_has_a_chance_per_rate_and_falls_as_the_rate_rises(played: Playe
 
 @pytest.mark.parametrize("true_rate", TRUE_RATES)
 def test_the_interval_holds_the_true_rate_for_85_of_100_groups(
-    played: Played, true_rate: float
+    curves_and_outcomes: Played, true_rate: float
 ) -> None:
-    curves, outcomes = played
+    curves, outcomes = curves_and_outcomes
     column = TRUE_RATES.index(true_rate)
     rng = np.random.default_rng(48)
     held = 0

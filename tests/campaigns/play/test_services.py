@@ -1,44 +1,24 @@
-"""The campaign state machine (campaigns.play.services, campaigns.groups.services), one
-behaviour per test."""
+"""The campaign state machine (campaigns.play.services): attempts, Bonus tokens, the
+Sleeve, rebirth, undo and bad input, one behaviour per test."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import date
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.utils import translation
 
-from campaigns.definitions.played import played_definition
 from campaigns.definitions.services import transcribe
 from campaigns.errors import CampaignError
 from campaigns.groups.services import (
-    add_member,
-    add_player,
-    change_role,
-    create_group,
-    edit_session,
-    fill_in_session,
-    join,
     new_campaign,
-    players_named,
-    remove_member,
-    remove_player,
-    rename_player,
 )
-from campaigns.models import NOTES_LENGTH, Attempt, Campaign, Event, Group, Membership
+from campaigns.models import Campaign, Event, Group
 from campaigns.play.services import StaleWrite, judge_layout, record_attempt, retrieve, skip, undo
 from campaigns.play.state import NUMBERED_CLOCKS, CampaignState, campaign_state
-from config.errors import refusal_text
 from rules.catalogue import get_clock
-from rules.errors import RulesError
-
-Play = Callable[..., Attempt]
-PASSING_1_1 = "S1 | S2 | S3 | S4 M1 M2 | S5 M3 M4 | S6 S7 S8"
-FAILING_1_1 = "S1 | S2 | S3 | S4 M1 | S5 M3 M4 | S6 S7 S8 M2"
-BAD_CARD = PASSING_1_1.replace("S1", "S13")
+from tests.campaigns.shapes import BAD_CARD, FAILING_1_1, PASSING_1_1, Play
 
 
 def state(campaign: Campaign) -> CampaignState:
@@ -51,11 +31,6 @@ def test_a_new_group_starts_at_chapter_1_clock_1(campaign: Campaign) -> None:
     assert (s.chapter, s.next_clock, s.bonus_tokens) == (1, "1-1", 0)
     assert s.passed == [] and s.sleeve == [] and s.attempted == 0
     assert campaign.progress.count() == 40
-
-
-def test_the_creator_owns_the_group(group: Group, alice: User) -> None:
-    assert group.memberships.get(user=alice).role == Membership.Role.OWNER
-    assert list(group.players.values_list("name", flat=True)) == ["Ann", "Ben", "Cleo"]
 
 
 def test_it_flips_a_bonus_token_on_failure(campaign: Campaign, play: Play) -> None:
@@ -479,30 +454,6 @@ def test_a_passed_clock_of_a_completed_campaign_is_refused(
     assert campaign.attempts.count() == 40
 
 
-def test_transcriptions_are_versioned(group: Group, alice: User) -> None:
-    definition = {
-        "start": 3,
-        "cap": 24,
-        "rules": [{"kind": "card_count", "segment": 2, "count": 2}],
-    }
-    transcribe(group, "5-2", definition, alice)
-    transcribe(group, "5-2", {**definition, "start": 4}, alice)
-    choice = played_definition(group, "5-2")
-    clock, version = choice.clock, choice.version
-    assert (clock.start, version, clock.transcribed) == (4, 2, True)
-
-
-def test_the_last_owner_stays_owner(group: Group, alice: User) -> None:
-    with pytest.raises(CampaignError):
-        change_role(group, group.memberships.get(user=alice), "member")
-
-
-def test_the_last_owner_cannot_leave(group: Group, alice: User) -> None:
-    with pytest.raises(CampaignError):
-        remove_member(group, group.memberships.get(user=alice))
-    assert group.memberships.filter(user=alice, role=Membership.Role.OWNER).exists()
-
-
 def test_recording_a_bad_layout_is_refused_in_the_active_language() -> None:
     clock = get_clock("1-1")
     with translation.override("nl"), pytest.raises(CampaignError) as error:
@@ -512,156 +463,3 @@ def test_recording_a_bad_layout_is_refused_in_the_active_language() -> None:
     with translation.override("ja"), pytest.raises(CampaignError) as failing:
         judge_layout(clock, FAILING_1_1, "passed")
     assert "第6区画" in failing.value.message
-
-
-def test_error_text_normalises_the_language() -> None:
-    with pytest.raises(Exception) as error:
-        get_clock("11-1")
-    assert isinstance(error.value, RulesError)
-    with translation.override("ja"):
-        assert refusal_text(error.value).startswith("不明な時計盤")
-    with translation.override("de"):
-        assert refusal_text(error.value) == error.value.message
-    assert refusal_text(CampaignError("Al gezegd.")) == "Al gezegd."
-
-
-# --- sessions and players -----------------------------------------------------------------
-
-
-def test_filling_in_a_session_fills_the_one_an_attempt_started(
-    campaign: Campaign, play: Play, group: Group
-) -> None:
-    played = play(campaign, "failed").session
-    players = list(group.players.all())
-    session = fill_in_session(campaign, players)
-    assert session == played and list(session.players.all()) == players
-
-
-def test_filling_in_twice_keeps_one_session(campaign: Campaign, group: Group) -> None:
-    ann = group.players.get(name="Ann")
-    first = fill_in_session(campaign, [ann], date(2026, 11, 27))
-    second = fill_in_session(campaign, [ann], date(2026, 11, 27))
-    assert first == second and campaign.sessions.count() == 1
-
-
-def test_a_session_played_with_its_players_is_not_filled_in_again(
-    campaign: Campaign, play: Play, group: Group
-) -> None:
-    ann = group.players.get(name="Ann")
-    first = fill_in_session(campaign, [ann])
-    play(campaign, "failed", session=first)
-    assert fill_in_session(campaign, [ann]) != first
-    assert campaign.sessions.count() == 2
-
-
-def test_filling_in_keeps_the_notes_unless_new_ones_are_given(
-    campaign: Campaign, group: Group
-) -> None:
-    fill_in_session(campaign, [], notes="Cleo's birthday")
-    session = fill_in_session(campaign, list(group.players.all()))
-    session.refresh_from_db()
-    assert session.notes == "Cleo's birthday"
-    fill_in_session(campaign, [], notes="Ben brought cake")
-    session.refresh_from_db()
-    assert session.notes == "Ben brought cake"
-
-
-def test_a_session_refuses_another_groups_player(campaign: Campaign, alice: User) -> None:
-    other = create_group(alice, "Fridays", ["Zed"])
-    with pytest.raises(CampaignError) as error:
-        fill_in_session(campaign, list(other.players.all()))
-    assert error.value.field == "players" and not campaign.sessions.exists()
-
-
-def test_too_long_notes_are_refused_at_their_field(campaign: Campaign) -> None:
-    with pytest.raises(CampaignError) as error:
-        fill_in_session(campaign, [], notes="x" * (NOTES_LENGTH + 1))
-    assert error.value.field == "notes" and not campaign.sessions.exists()
-
-
-def test_editing_a_session_changes_its_date_players_and_notes(
-    campaign: Campaign, group: Group
-) -> None:
-    session = fill_in_session(campaign, list(group.players.all()), date(2026, 11, 27))
-    ann = group.players.get(name="Ann")
-    edit_session(session, date(2026, 11, 28), [ann], "moved")
-    session.refresh_from_db()
-    assert (session.date, list(session.players.all()), session.notes) == (
-        date(2026, 11, 28),
-        [ann],
-        "moved",
-    )
-
-
-def test_players_are_found_by_name(group: Group) -> None:
-    players = players_named(group, ["Ben", "Ann"])
-    assert sorted(p.name for p in players) == ["Ann", "Ben"]
-
-
-def test_an_unknown_player_name_is_refused(group: Group) -> None:
-    with pytest.raises(CampaignError) as error:
-        players_named(group, ["Ann", "Zed"])
-    assert error.value.field == "players"
-
-
-def test_a_new_player_joins_the_table(group: Group) -> None:
-    add_player(group, " Dina ")
-    assert group.players.filter(name="Dina").exists()
-
-
-def test_a_player_listed_twice_is_refused(group: Group) -> None:
-    with pytest.raises(CampaignError) as error:
-        add_player(group, "Ann")
-    assert error.value.field == "name" and group.players.filter(name="Ann").count() == 1
-
-
-def test_a_player_is_renamed(group: Group) -> None:
-    ann = group.players.get(name="Ann")
-    rename_player(ann, "Anne")
-    ann.refresh_from_db()
-    assert ann.name == "Anne"
-
-
-def test_a_rename_to_a_listed_name_keeps_the_old_name(group: Group) -> None:
-    ann = group.players.get(name="Ann")
-    with pytest.raises(CampaignError):
-        rename_player(ann, "Ben")
-    ann.refresh_from_db()
-    assert ann.name == "Ann"
-
-
-def test_a_player_who_never_played_is_removed(group: Group) -> None:
-    remove_player(group.players.get(name="Cleo"))
-    assert not group.players.filter(name="Cleo").exists()
-
-
-def test_a_player_who_opened_an_attempt_stays(group: Group, campaign: Campaign, play: Play) -> None:
-    cleo = group.players.get(name="Cleo")
-    play(campaign, "failed", opener=cleo)
-    with pytest.raises(CampaignError):
-        remove_player(cleo)
-    assert group.players.filter(name="Cleo").exists()
-
-
-# --- members ------------------------------------------------------------------------------
-
-
-def test_owners_add_a_member_by_username(group: Group, charlie: User) -> None:
-    membership = add_member(group, "charlie", Membership.Role.VIEWER)
-    assert (membership.user, membership.role) == (charlie, Membership.Role.VIEWER)
-
-
-def test_an_unknown_username_is_refused_at_its_field(group: Group) -> None:
-    with pytest.raises(CampaignError) as error:
-        add_member(group, "nobody", Membership.Role.MEMBER)
-    assert error.value.field == "username"
-
-
-def test_the_invite_link_joins_as_a_member(group: Group, charlie: User) -> None:
-    join(group, charlie)
-    assert group.memberships.get(user=charlie).role == Membership.Role.MEMBER
-
-
-def test_joining_again_keeps_ones_role(group: Group, dave: User) -> None:
-    join(group, dave)
-    assert group.memberships.get(user=dave).role == Membership.Role.VIEWER
