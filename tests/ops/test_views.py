@@ -8,6 +8,7 @@ import pytest
 from django.db import DatabaseError
 from django.test import Client
 
+from config.celery import app as celery_app
 from ops.heartbeat import beat, forget, live_workers
 
 pytestmark = pytest.mark.django_db
@@ -52,11 +53,14 @@ def test_it_answers_503_when_the_database_is_down(
 
 @pytest.mark.integration
 def test_it_answers_503_when_the_redis_broker_stops(
-    client: Client, settings: Any, redis_server: Any
+    client: Client, settings: Any, redis_server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     redis_server.start()
     settings.BROKER_IS_FILESYSTEM = False
     settings.CELERY_BROKER_URL = redis_server.url
+    # Without Redis in the environment the app was configured for the embedded broker, whose
+    # transport would take any URL: configure it as for Redis, as settings would.
+    monkeypatch.setitem(celery_app.conf, "broker_transport", None)
     assert client.get("/healthz").status_code == 200
     redis_server.stop()
     response = client.get("/healthz")
