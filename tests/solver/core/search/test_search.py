@@ -136,7 +136,7 @@ def test_the_hint_object_has_the_public_keys_and_words_per_language() -> None:
     data = hint.to_json("nl")
     assert set(data) == {
         "plan", "pass_rate", "interval", "baseline_rate", "odds", "games", "words",
-        "slip_rate", "pass_rate_with_slips", "interval_with_slips", "alternatives",
+        "slip_rate", "pass_rate_with_slips", "interval_with_slips", "alternatives", "version",
     }  # fmt: skip
     assert data["words"].startswith("Mik op")
     assert set(hint.words) == {"en", "nl", "ja"}
