@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
+from itertools import islice
 from typing import Any
 
 import pytest
@@ -16,7 +18,7 @@ from rules.catalogue import get_clock
 from rules.clock import Clock
 from rules.kinds.base import RULE_KINDS, Resolution, Rule, Segment, register
 from rules.seats import parse_colours
-from solver import services
+from solver import prefill, services
 from solver.core.search.search import HintResult
 from solver.core.table.plans import baseline_plan
 from solver.hint_inputs import parse_input
@@ -127,3 +129,27 @@ def skipped_first(campaign: Campaign, alice: User) -> Campaign:
     record_attempt(campaign, alice, "1-1", "failed", 3)
     skip(campaign, alice, "1-1")
     return campaign
+
+
+def named_steps(
+    steps: Iterator[prefill.Step], most: int, with_rate: bool = False
+) -> list[tuple[Any, ...]]:
+    """The first ``most`` prefill steps, each named by what it would do (none is run), runs
+    of the same name folded into one: ("refresh", entry), ("prior", clock, players) or
+    ("pattern", clock, players, face-up[, slip rate])."""
+    names: list[tuple[Any, ...]] = []
+    for step in islice(steps, most):
+        assert isinstance(step, partial)
+        if step.func is prefill._refresh_step:
+            name: tuple[Any, ...] = ("refresh", step.args[0])
+        elif step.func is prefill._prior_step:
+            game, players = step.args
+            name = ("prior", game.clock.id, players)
+        else:
+            item, settings = step.args
+            name = ("pattern", item.game.clock.id, item.players, item.face_up)
+            if with_rate:
+                name = (*name, settings["slip_rate"])
+        if not names or names[-1] != name:
+            names.append(name)
+    return names

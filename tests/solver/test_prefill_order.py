@@ -4,11 +4,6 @@ an older search found, then the rest."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from functools import partial
-from itertools import islice
-from typing import Any
-
 import pytest
 
 from campaigns.models import Campaign
@@ -17,27 +12,9 @@ from solver import prefill
 from solver.core import version
 from solver.models import PlanBookEntry
 from solver.upcoming import upcoming
+from tests.solver.conftest import named_steps
 
 pytestmark = pytest.mark.django_db
-
-
-def _work(steps: Iterator[prefill.Step], count: int) -> list[tuple[Any, ...]]:
-    """The first ``count`` steps, each named by what it would do (none is run), runs of
-    the same name folded into one."""
-    names: list[tuple[Any, ...]] = []
-    for step in islice(steps, count):
-        assert isinstance(step, partial)
-        if step.func is prefill._refresh_step:
-            name: tuple[Any, ...] = ("refresh", step.args[0])
-        elif step.func is prefill._prior_step:
-            game, players = step.args
-            name = ("prior", game.clock.id, players)
-        else:
-            item = step.args[0]
-            name = ("pattern", item.game.clock.id, item.players, item.face_up)
-        if not names or names[-1] != name:
-            names.append(name)
-    return names
 
 
 def test_the_groups_next_clocks_come_from_their_campaign_state(skipped_first: Campaign) -> None:
@@ -65,7 +42,7 @@ def test_the_prefill_fills_the_next_clocks_then_the_stale_entries_then_the_rest(
         source=PlanBookEntry.Source.PREFILL,
     )
     monkeypatch.setattr(version, "SEARCH_VERSION", version.SEARCH_VERSION + 1)
-    work = _work(prefill.steps(prefill.settings_now()), 200)
+    work = named_steps(prefill.steps(prefill.settings_now()), 200)
     assert work[:6] == [
         # The top of the stack, at the group's size and budget (played by the base rules).
         ("pattern", "1-2", 3, 3),

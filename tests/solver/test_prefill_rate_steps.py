@@ -4,10 +4,7 @@ first, once the clocks about to be played are filled at the default step."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from functools import partial
-from itertools import count, islice
-from typing import Any
+from itertools import count
 
 import pytest
 from django.contrib.auth.models import User
@@ -17,7 +14,7 @@ from rules.catalogue import get_clock
 from solver import clock_priors, plan_book, prefill
 from solver.core.search.search import SLIP_RATE
 from solver.models import HintRequest, PlanBookEntry
-from tests.solver.conftest import a_result
+from tests.solver.conftest import a_result, named_steps
 
 pytestmark = pytest.mark.django_db
 
@@ -45,31 +42,6 @@ def asked(user: User, clock: str, players: int, slip_rate: float, times: int = 1
         )
 
 
-def _work(steps: Iterator[prefill.Step], most: int) -> list[tuple[Any, ...]]:
-    """The first ``most`` steps named by what they would do (none is run): ("pattern",
-    clock, players, face-up, slip rate), runs of one name folded."""
-    names: list[tuple[Any, ...]] = []
-    for step in islice(steps, most):
-        assert isinstance(step, partial)
-        if step.func is prefill._refresh_step:
-            name: tuple[Any, ...] = ("refresh", step.args[0])
-        elif step.func is prefill._prior_step:
-            game, players = step.args
-            name = ("prior", game.clock.id, players)
-        else:
-            item, settings = step.args
-            name = (
-                "pattern",
-                item.game.clock.id,
-                item.players,
-                item.face_up,
-                settings["slip_rate"],
-            )
-        if not names or names[-1] != name:
-            names.append(name)
-    return names
-
-
 def test_games_asked_at_other_steps_follow_the_next_clocks_most_asked_step_first(
     skipped_first: Campaign, alice: User
 ) -> None:
@@ -78,7 +50,8 @@ def test_games_asked_at_other_steps_follow_the_next_clocks_most_asked_step_first
     asked(alice, "3-1", 3, 0.08, times=2)  # as often as 2-1, but its step less
     asked(alice, "4-1", 2, SLIP_RATE, times=5)  # the default: the rest of the book
     asked(alice, "4-2", 2, 0.3)  # a rate given by a request, no step: not filled
-    work = [w for w in _work(prefill.steps(prefill.settings_now()), 3000) if w[0] == "pattern"]
+    named = named_steps(prefill.steps(prefill.settings_now()), 3000, with_rate=True)
+    work = [w for w in named if w[0] == "pattern"]
     assert work[:6] == [
         # First the clocks about to be played, at the default step (test_prefill_order).
         ("pattern", "1-2", 3, 3, SLIP_RATE),
